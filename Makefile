@@ -1,0 +1,62 @@
+# Denham. `make` builds ./denham; see README.md for every target.
+CC      ?= cc
+CSTD    := -std=c17
+WARN    := -Wall -Wextra -Wshadow
+CFLAGS  ?= -O2
+LDLIBS  := -lpthread
+
+LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/search/*.c) protocol/protocol.c
+TEST_SRC := $(wildcard tests/*.c)
+BENCH_SRC := $(wildcard bench/*.c)
+
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt)
+
+# Release objects drop assertions; test objects keep them, so the suite
+# checks the invariants as it runs.
+REL_OBJ  := $(LIB_SRC:%.c=build/rel/%.o)
+DBG_OBJ  := $(LIB_SRC:%.c=build/dbg/%.o)
+SAN_OBJ  := $(LIB_SRC:%.c=build/san/%.o)
+SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+.PHONY: all test sanitize bench clean
+all: denham
+
+denham: $(REL_OBJ) build/rel/protocol/main.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/rel/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -DNDEBUG -MMD -MP -c -o $@ $<
+
+build/dbg/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -g $(CHECK_CFLAGS) -MMD -MP -c -o $@ $<
+
+build/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(SANFLAGS) $(CHECK_CFLAGS) -MMD -MP -c -o $@ $<
+
+build/test_denham: $(DBG_OBJ) $(TEST_SRC:%.c=build/dbg/%.o)
+	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+
+build/test_denham_san: $(SAN_OBJ) $(TEST_SRC:%.c=build/san/%.o)
+	$(CC) $(SANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+
+build/bench_denham: $(REL_OBJ) $(BENCH_SRC:%.c=build/rel/%.o)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# The protocol transcript tests drive the real binary, so `test` builds it.
+test: build/test_denham denham
+	./build/test_denham
+
+sanitize: build/test_denham_san denham
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/test_denham_san
+
+bench: build/bench_denham denham
+	./build/bench_denham
+
+clean:
+	rm -rf build denham
+
+-include $(shell find build -name '*.d' 2>/dev/null)

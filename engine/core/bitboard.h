@@ -1,0 +1,24 @@
+/* bitboard.h: 64-bit set operations shared by the games. */
+#ifndef DENHAM_BITBOARD_H
+#define DENHAM_BITBOARD_H
+
+#include <stdint.h>
+
+typedef uint64_t bb64_t;
+
+static inline int bb_popcount(bb64_t b) { return __builtin_popcountll(b); }
+
+/* Index of the lowest set bit; b must not be 0. */
+static inline int bb_lsb(bb64_t b) { return __builtin_ctzll(b); }
+
+/* Removes and returns the lowest set bit's index; *b must not be 0. */
+static inline int bb_pop(bb64_t *b)
+{
+    int sq = __builtin_ctzll(*b);
+    *b &= *b - 1;
+    return sq;
+}
+
+static inline bb64_t bb_bit(int sq) { return (bb64_t)1 << sq; }
+
+#endif

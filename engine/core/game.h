@@ -1,0 +1,151 @@
+/*
+ * game.h: the one interface every game implements.
+ *
+ * The search, perft, the game record and the protocol reach a game only
+ * through a `game_t`. Each variant is one `game_t` value; variants of one
+ * game share functions and differ in the data their positions carry.
+ *
+ * Contract, and why it has this shape:
+ *
+ * Positions. A position is an opaque `position_t` of GAME_POS_BYTES; the game
+ * casts it to its own struct. Fixed-size storage lets generic code keep
+ * positions on the stack and in arrays without allocation. A position holds
+ * everything the rules depend on except the repetition history (side to move,
+ * counters, Brax state, ko cell, rolled die face), so its FEN string alone
+ * restores it exactly: parse_fen(write_fen(p)) == p.
+ *
+ * Players and teams. Players are numbered 0..players-1 in turn order of the
+ * start position (player 0 is UGI's "p1"). Each player belongs to a team;
+ * two-sided games have teams 0 and 1, and the team games of Brax put several
+ * players on one team. Scores are always from the point of view of the team
+ * to move. The searcher negates a child's score only when the team to move
+ * changes, which is what lets one player move twice in a row (brax-3p).
+ *
+ * Moves. gen_moves writes every legal move (see types.h for the flag bits)
+ * and returns how many. It returns 0 exactly when the game is over, apart
+ * from repetition, which needs history the position does not hold. Games in
+ * which a player must pass generate an explicit pass move. Then `outcome`
+ * tells who won. Keeping "no moves" and "game over" the same fact saves the
+ * search a separate terminal test at every node. `decided` is the cheap part
+ * of that test (no move generation), for quiescence and the protocol.
+ *
+ * Compound moves (Bolix place-and-remove, a Brax move with its call) are one
+ * move_t: the game packs all parts into the low bits, so every generic tool
+ * treats them as single moves, and two moves that differ in any part differ.
+ *
+ * Chance. A game with dice (Jinxx) keeps the rolled face in the position.
+ * `chance_outcomes` is non-NULL for such games: when it returns a positive
+ * count, the next event is a roll, not a choice, and the moves it lists carry
+ * weights. Deterministic games leave it NULL.
+ *
+ * Make/unmake. make() applies a legal move in place and fills an undo
+ * record; unmake() with the same record restores the position bit for bit,
+ * hash included. The record is opaque, GAME_UNDO_WORDS words.
+ *
+ * Hashing. hash() is the Zobrist key of the position, updated incrementally
+ * by make(); equal positions (in the sense of repetition) have equal keys.
+ *
+ * Evaluation. evaluate() scores a position that is not over, from the point
+ * of view of the team to move, in centipawn-like units (one ordinary man is
+ * about 100). With a trace it also records its terms for the `eval` command.
+ */
+#ifndef DENHAM_GAME_H
+#define DENHAM_GAME_H
+
+#include <stddef.h>
+
+#include "types.h"
+
+#define GAME_POS_BYTES 256
+#define GAME_UNDO_WORDS 8
+#define GAME_FEN_MAX 256
+#define GAME_MOVE_TEXT_MAX 32
+#define GAME_BOARD_TEXT_MAX 4096
+
+typedef union position {
+    uint64_t align;
+    unsigned char bytes[GAME_POS_BYTES];
+} position_t;
+
+typedef struct undo {
+    uint64_t w[GAME_UNDO_WORDS];
+} undo_t;
+
+typedef enum outcome_kind { OUTCOME_NONE, OUTCOME_DRAW, OUTCOME_WIN } outcome_kind_t;
+
+typedef struct outcome {
+    outcome_kind_t kind;
+    int winner;         /* team index, when kind == OUTCOME_WIN */
+    const char *reason; /* short, for people: "king captured" */
+} outcome_t;
+
+#define EVAL_TERMS_MAX 16
+
+/* Each term's value is given for team 0 and team 1; the total is their
+ * difference, from team 0's point of view. */
+typedef struct eval_trace {
+    int count;
+    struct {
+        const char *name;
+        int value[2];
+    } term[EVAL_TERMS_MAX];
+} eval_trace_t;
+
+typedef struct game {
+    const char *name;        /* the UCI_Variant value */
+    const char *description; /* one line, for people */
+    int players;
+    int team_of[MAX_PLAYERS];
+    const char *player_names[MAX_PLAYERS];
+    bool repetition_draw; /* third occurrence of a position draws */
+    int move_keys;        /* move_key() returns 0..move_keys-1 */
+
+    /* Fixed bench positions (FEN, NULL-terminated) and depth. */
+    const char *const *bench_fens;
+    int bench_depth;
+
+    void (*set_start)(position_t *pos);
+    /* On failure, writes the reason to err and leaves pos unspecified. */
+    bool (*parse_fen)(position_t *pos, const char *fen, char *err, size_t errlen);
+    void (*write_fen)(const position_t *pos, char *buf, size_t len);
+    void (*print_board)(const position_t *pos, char *buf, size_t len, bool ansi);
+
+    int (*to_move)(const position_t *pos);
+    uint64_t (*hash)(const position_t *pos);
+
+    int (*gen_moves)(const position_t *pos, move_t *moves);
+    /* A subset of gen_moves: the moves quiescence must look at. */
+    int (*gen_noisy)(const position_t *pos, move_t *moves);
+    /* Number of legal moves; may be faster than gen_moves (bulk perft). */
+    int (*count_moves)(const position_t *pos);
+    void (*make)(position_t *pos, move_t move, undo_t *undo);
+    void (*unmake)(position_t *pos, move_t move, const undo_t *undo);
+
+    /* True, with the outcome, when the game is over for a reason that needs
+     * no move generation (king captured, king home, five in a row). */
+    bool (*decided)(const position_t *pos, outcome_t *out);
+    /* The outcome of a position where gen_moves returns 0. */
+    outcome_t (*outcome)(const position_t *pos);
+
+    score_t (*evaluate)(const position_t *pos, eval_trace_t *trace);
+
+    void (*move_text)(const position_t *pos, move_t move, char *buf, size_t len);
+    /* Legal move for text in pos, or MOVE_NONE. */
+    move_t (*parse_move)(const position_t *pos, const char *text);
+    /* A small index for history tables. */
+    int (*move_key)(move_t move);
+
+    /* Chance games only (NULL otherwise); see the contract above. */
+    int (*chance_outcomes)(const position_t *pos, move_t *moves, int *weights);
+} game_t;
+
+static inline int game_team_to_move(const game_t *g, const position_t *pos)
+{
+    return g->team_of[g->to_move(pos)];
+}
+
+/* Finds the legal move whose text is `text`, by printing every legal move.
+ * Games whose move text has a single form use this as their parse_move. */
+move_t game_find_move(const game_t *g, const position_t *pos, const char *text);
+
+#endif

@@ -1,0 +1,25 @@
+/* perft.h: counting move sequences, the test and benchmark of move generation.
+ * Per shared/rules/README.md: a finished game has no moves, and repetition
+ * is ignored. */
+#ifndef DENHAM_PERFT_H
+#define DENHAM_PERFT_H
+
+#include "game.h"
+
+/* Leaves at depth, counted in bulk at the last ply. */
+uint64_t perft(const game_t *g, position_t *pos, int depth);
+
+typedef struct perft_stats {
+    uint64_t nodes;    /* move sequences of length depth */
+    uint64_t captures; /* of those, the ones whose last move captures */
+} perft_stats_t;
+
+/* Leaves and captures, making every last move. */
+perft_stats_t perft_stats(const game_t *g, position_t *pos, int depth);
+
+/* Perft per root move: calls each(ctx, move text, count) in generation
+ * order and returns the total. */
+typedef void (*perft_divide_fn)(void *ctx, const char *move, uint64_t count);
+uint64_t perft_divide(const game_t *g, position_t *pos, int depth, perft_divide_fn each, void *ctx);
+
+#endif

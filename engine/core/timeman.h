@@ -1,0 +1,31 @@
+/* timeman.h: what the search is allowed to spend, and the clock it reads. */
+#ifndef DENHAM_TIMEMAN_H
+#define DENHAM_TIMEMAN_H
+
+#include "types.h"
+
+typedef struct search_limits {
+    int depth;            /* 0: no limit */
+    uint64_t nodes;       /* 0: no limit */
+    int64_t movetime;     /* ms, 0: none */
+    int64_t time[MAX_PLAYERS]; /* ms left per player, -1: unknown */
+    int64_t inc[MAX_PLAYERS];  /* ms per move */
+    int movestogo;        /* 0: sudden death */
+    bool infinite;        /* search until stop */
+} search_limits_t;
+
+void limits_init(search_limits_t *l);
+
+typedef struct time_budget {
+    int64_t soft_ms; /* start no new iteration after this; -1: no limit */
+    int64_t hard_ms; /* stop the search at this; -1: no limit */
+} time_budget_t;
+
+/* The budget of `player` under l. overhead_ms is kept back per move for
+ * the protocol's round trip. */
+time_budget_t timeman_budget(const search_limits_t *l, int player, int64_t overhead_ms);
+
+/* Milliseconds on a monotonic clock. */
+int64_t timeman_now_ms(void);
+
+#endif

@@ -1,0 +1,28 @@
+/* variants.c: the registry. Adding a game means adding its variants here. */
+#include "variants.h"
+
+#include <string.h>
+
+#include "../games/brandubh.h"
+
+static const game_t *const variant_list[] = {
+    &brandubh_v1,
+    &brandubh_v2,
+};
+
+#define VARIANT_COUNT ((int)(sizeof variant_list / sizeof variant_list[0]))
+
+const game_t *variants_default(void) { return variant_list[0]; }
+
+const game_t *variants_find(const char *name)
+{
+    for (int i = 0; i < VARIANT_COUNT; i++)
+        if (strcmp(variant_list[i]->name, name) == 0)
+            return variant_list[i];
+    return NULL;
+}
+
+const game_t *variants_at(int i)
+{
+    return i >= 0 && i < VARIANT_COUNT ? variant_list[i] : NULL;
+}

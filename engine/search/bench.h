@@ -1,0 +1,22 @@
+/* bench.h: the search benchmark. A fixed list of positions searched to a
+ * fixed depth on a cleared table: the total node count is a fingerprint of
+ * the search, and changes only when the search's behaviour does. */
+#ifndef DENHAM_BENCH_H
+#define DENHAM_BENCH_H
+
+#include "search.h"
+
+typedef struct bench_result {
+    int positions;
+    uint64_t nodes;
+    int64_t time_ms;
+} bench_result_t;
+
+/* Called after each position with its index, node count and best move. */
+typedef void (*bench_progress_fn)(void *ctx, int index, const position_t *pos, const search_result_t *r);
+
+/* depth <= 0 uses the game's own bench depth. False if a bench FEN is bad. */
+bool bench_run(const game_t *g, searcher_t *s, int depth, bench_progress_fn progress, void *ctx,
+               bench_result_t *out);
+
+#endif

@@ -1,0 +1,492 @@
+/*
+ * search.c: iterative deepening over principal variation search.
+ *
+ * Negamax over teams: a child's score is negated only when the team to move
+ * changes, so a player who moves twice in a row (brax-3p) keeps the sign.
+ */
+#include "search.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HISTORY_MAX 16384
+#define KEYS_MAX (4096 + MAX_PLY + 2)
+
+typedef struct ctx ctx_t;
+
+struct searcher {
+    tt_t tt;
+    atomic_bool stop;
+    int *history; /* [2 teams][move_keys] */
+    int history_keys;
+    ctx_t *ctx; /* the running search's state: too large for a thread's stack */
+};
+
+/* The state of one running search. */
+struct ctx {
+    searcher_t *s;
+    const game_t *g;
+    position_t pos;
+    search_limits_t limits;
+    time_budget_t budget;
+    int64_t start_ms;
+    uint64_t nodes;
+    int seldepth;
+    /* Keys of the game so far and of the current line; rev_from[ply] is the
+     * first index a repetition scan at that ply needs to look at. */
+    uint64_t keys[KEYS_MAX];
+    int key_count;
+    int rev_from[MAX_PLY + 1];
+    move_t killers[MAX_PLY][2];
+    move_t pv[MAX_PLY][MAX_PLY];
+    int pv_len[MAX_PLY];
+    bool stopped;
+};
+
+/* ---- the searcher object ---- */
+
+searcher_t *searcher_new(size_t hash_mb)
+{
+    searcher_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->ctx = malloc(sizeof *s->ctx);
+    if (!s->ctx || !tt_resize(&s->tt, hash_mb)) {
+        free(s->ctx);
+        free(s);
+        return NULL;
+    }
+    atomic_init(&s->stop, false);
+    return s;
+}
+
+void searcher_free(searcher_t *s)
+{
+    if (!s)
+        return;
+    tt_free(&s->tt);
+    free(s->history);
+    free(s->ctx);
+    free(s);
+}
+
+bool searcher_set_hash(searcher_t *s, size_t hash_mb) { return tt_resize(&s->tt, hash_mb); }
+
+void searcher_clear(searcher_t *s)
+{
+    tt_clear(&s->tt);
+    if (s->history)
+        memset(s->history, 0, 2 * (size_t)s->history_keys * sizeof *s->history);
+}
+
+void search_stop(searcher_t *s) { atomic_store(&s->stop, true); }
+void search_reset_stop(searcher_t *s) { atomic_store(&s->stop, false); }
+bool search_stopped(const searcher_t *s) { return atomic_load(&((searcher_t *)s)->stop); }
+
+bool search_score_is_mate(score_t score, int *moves)
+{
+    if (score >= SCORE_WIN_BOUND) {
+        *moves = (SCORE_WIN - score + 1) / 2;
+        return true;
+    }
+    if (score <= -SCORE_WIN_BOUND) {
+        *moves = -((SCORE_WIN + score) / 2);
+        return true;
+    }
+    return false;
+}
+
+static bool ensure_history(searcher_t *s, int keys)
+{
+    if (s->history && s->history_keys == keys)
+        return true;
+    int *h = calloc(2 * (size_t)keys, sizeof *h);
+    if (!h)
+        return false;
+    free(s->history);
+    s->history = h;
+    s->history_keys = keys;
+    return true;
+}
+
+/* ---- helpers ---- */
+
+static int64_t elapsed(const ctx_t *c) { return timeman_now_ms() - c->start_ms; }
+
+/* Polled every 1024 nodes: the cheapest place to notice time and stop. */
+static void check_limits(ctx_t *c)
+{
+    if (atomic_load_explicit(&c->s->stop, memory_order_relaxed) ||
+        (c->limits.nodes && c->nodes >= c->limits.nodes) ||
+        (c->budget.hard_ms >= 0 && elapsed(c) >= c->budget.hard_ms))
+        c->stopped = true;
+}
+
+static score_t terminal_score(const ctx_t *c, outcome_t o, int ply)
+{
+    if (o.kind != OUTCOME_WIN)
+        return SCORE_DRAW;
+    return o.winner == game_team_to_move(c->g, &c->pos) ? SCORE_WIN - ply : -(SCORE_WIN - ply);
+}
+
+static bool is_repetition(const ctx_t *c, int ply)
+{
+    uint64_t key = c->keys[c->key_count - 1];
+    for (int i = c->key_count - 2; i >= c->rev_from[ply]; i--)
+        if (c->keys[i] == key)
+            return true;
+    return false;
+}
+
+static void push_move(ctx_t *c, move_t m, int ply, undo_t *u)
+{
+    c->g->make(&c->pos, m, u);
+    c->keys[c->key_count++] = c->g->hash(&c->pos);
+    c->rev_from[ply + 1] = (m & MOVE_IRREVERSIBLE) ? c->key_count - 1 : c->rev_from[ply];
+}
+
+static void pop_move(ctx_t *c, move_t m, const undo_t *u)
+{
+    c->key_count--;
+    c->g->unmake(&c->pos, m, u);
+}
+
+static int *history_of(ctx_t *c, int team) { return c->s->history + (size_t)team * c->s->history_keys; }
+
+/* ---- move ordering ---- */
+
+enum {
+    ORDER_TT = 1 << 30,
+    ORDER_NOISY = 1 << 28,
+    ORDER_KILLER1 = 1 << 27,
+    ORDER_KILLER2 = (1 << 27) - 1,
+};
+
+static void score_moves(ctx_t *c, const move_t *moves, int *scores, int n, move_t tt_move, int ply)
+{
+    int *hist = history_of(c, game_team_to_move(c->g, &c->pos) & 1);
+    for (int i = 0; i < n; i++) {
+        move_t m = moves[i];
+        if (m == tt_move)
+            scores[i] = ORDER_TT;
+        else if (m & MOVE_NOISY)
+            scores[i] = ORDER_NOISY + hist[c->g->move_key(m)];
+        else if (m == c->killers[ply][0])
+            scores[i] = ORDER_KILLER1;
+        else if (m == c->killers[ply][1])
+            scores[i] = ORDER_KILLER2;
+        else
+            scores[i] = hist[c->g->move_key(m)];
+    }
+}
+
+/* Selection sort, one step at a time: most nodes cut off after a few moves. */
+static move_t pick_move(move_t *moves, int *scores, int n, int i)
+{
+    int best = i;
+    for (int j = i + 1; j < n; j++)
+        if (scores[j] > scores[best])
+            best = j;
+    move_t m = moves[best];
+    int sc = scores[best];
+    moves[best] = moves[i];
+    scores[best] = scores[i];
+    moves[i] = m;
+    scores[i] = sc;
+    return m;
+}
+
+static void reward_quiet(ctx_t *c, move_t m, int ply, int depth, const move_t *tried, int tried_n)
+{
+    if (c->killers[ply][0] != m) {
+        c->killers[ply][1] = c->killers[ply][0];
+        c->killers[ply][0] = m;
+    }
+    int *hist = history_of(c, game_team_to_move(c->g, &c->pos) & 1);
+    int bonus = depth * depth;
+    /* Gravity keeps entries within +-HISTORY_MAX and lets old lessons fade. */
+    int *e = &hist[c->g->move_key(m)];
+    *e += bonus - *e * bonus / HISTORY_MAX;
+    for (int i = 0; i < tried_n; i++) {
+        if (tried[i] == m || (tried[i] & MOVE_NOISY))
+            continue;
+        int *f = &hist[c->g->move_key(tried[i])];
+        *f -= bonus + *f * bonus / HISTORY_MAX;
+    }
+}
+
+/* ---- the search proper ---- */
+
+static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta, bool pv_node);
+
+/* The child's score from this node's point of view. */
+static score_t child_score(ctx_t *c, int team, int depth, int ply, score_t alpha, score_t beta, bool pv_node)
+{
+    if (game_team_to_move(c->g, &c->pos) == team)
+        return negamax(c, depth, ply + 1, alpha, beta, pv_node);
+    return -negamax(c, depth, ply + 1, -beta, -alpha, pv_node);
+}
+
+static score_t qsearch(ctx_t *c, int ply, score_t alpha, score_t beta);
+
+static score_t qchild_score(ctx_t *c, int team, int ply, score_t alpha, score_t beta)
+{
+    if (game_team_to_move(c->g, &c->pos) == team)
+        return qsearch(c, ply + 1, alpha, beta);
+    return -qsearch(c, ply + 1, -beta, -alpha);
+}
+
+static void count_node(ctx_t *c, int ply)
+{
+    if ((++c->nodes & 1023) == 0)
+        check_limits(c);
+    if (ply > c->seldepth)
+        c->seldepth = ply;
+}
+
+/* Quiescence: only the game's noisy moves, with the static evaluation as
+ * the score of standing pat, so the horizon never falls mid-exchange. */
+static score_t qsearch(ctx_t *c, int ply, score_t alpha, score_t beta)
+{
+    count_node(c, ply);
+    if (c->stopped)
+        return 0;
+    outcome_t o;
+    if (c->g->decided(&c->pos, &o))
+        return terminal_score(c, o, ply);
+    score_t stand = c->g->evaluate(&c->pos, NULL);
+    if (ply >= MAX_PLY - 1 || stand >= beta)
+        return stand;
+    if (stand > alpha)
+        alpha = stand;
+    move_t moves[MAX_MOVES];
+    int n = c->g->gen_noisy(&c->pos, moves);
+    int team = game_team_to_move(c->g, &c->pos);
+    score_t best = stand;
+    for (int i = 0; i < n; i++) {
+        undo_t u;
+        push_move(c, moves[i], ply, &u);
+        score_t sc = qchild_score(c, team, ply, alpha, beta);
+        pop_move(c, moves[i], &u);
+        if (c->stopped)
+            return 0;
+        if (sc > best) {
+            best = sc;
+            if (sc > alpha)
+                alpha = sc;
+            if (sc >= beta)
+                break;
+        }
+    }
+    return best;
+}
+
+static void update_pv(ctx_t *c, int ply, move_t m)
+{
+    c->pv[ply][0] = m;
+    int len = ply + 1 < MAX_PLY ? c->pv_len[ply + 1] : 0;
+    memcpy(&c->pv[ply][1], c->pv[ply + 1], (size_t)len * sizeof(move_t));
+    c->pv_len[ply] = len + 1;
+}
+
+static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta, bool pv_node)
+{
+    c->pv_len[ply] = 0;
+    if (depth <= 0)
+        return qsearch(c, ply, alpha, beta);
+    count_node(c, ply);
+    if (c->stopped)
+        return 0;
+
+    /* 1. Draw by repetition inside the line (or with the game before it). */
+    if (ply > 0 && c->g->repetition_draw && is_repetition(c, ply))
+        return SCORE_DRAW;
+    if (ply >= MAX_PLY - 1)
+        return c->g->evaluate(&c->pos, NULL);
+
+    /* 2. Mate-distance pruning: no score here can beat a win found nearer. */
+    if (ply > 0) {
+        score_t lo = -(SCORE_WIN - ply), hi = SCORE_WIN - ply - 1;
+        if (alpha < lo) alpha = lo;
+        if (beta > hi) beta = hi;
+        if (alpha >= beta)
+            return alpha;
+    }
+
+    /* 3. Transposition table: a cut-off outside the principal variation. */
+    uint64_t key = c->g->hash(&c->pos);
+    tt_hit_t hit = {0};
+    bool found = tt_probe(&c->s->tt, key, ply, &hit);
+    if (found && !pv_node && hit.depth >= depth &&
+        (hit.bound == TT_EXACT || (hit.bound == TT_LOWER && hit.score >= beta) ||
+         (hit.bound == TT_UPPER && hit.score <= alpha)))
+        return hit.score;
+
+    move_t moves[MAX_MOVES];
+    int n = c->g->gen_moves(&c->pos, moves);
+    if (n == 0)
+        return terminal_score(c, c->g->outcome(&c->pos), ply);
+
+    /* 4. Reverse futility: far above beta near the leaves, a quiet move will
+     * not bring the score back down. */
+    if (!pv_node && depth <= 3 && ply > 0) {
+        score_t eval = c->g->evaluate(&c->pos, NULL);
+        if (eval - 150 * depth >= beta && eval < SCORE_WIN_BOUND)
+            return eval;
+    }
+
+    int scores[MAX_MOVES];
+    score_moves(c, moves, scores, n, found ? hit.move : MOVE_NONE, ply);
+    int team = game_team_to_move(c->g, &c->pos);
+    score_t best = -SCORE_INF, orig_alpha = alpha;
+    move_t best_move = MOVE_NONE;
+    move_t tried[MAX_MOVES];
+    int tried_n = 0;
+
+    for (int i = 0; i < n; i++) {
+        move_t m = pick_move(moves, scores, n, i);
+        undo_t u;
+        push_move(c, m, ply, &u);
+        score_t sc;
+        if (i == 0) {
+            sc = child_score(c, team, depth - 1, ply, alpha, beta, pv_node);
+        } else {
+            /* 5. Late move reductions: quiet moves ordered late rarely matter. */
+            int r = 0;
+            if (depth >= 3 && i >= 3 && !(m & MOVE_NOISY))
+                r = 1 + (i >= 8) + (depth >= 8 && i >= 16);
+            if (r > depth - 2)
+                r = depth > 2 ? depth - 2 : 0;
+            /* 6. Principal variation search: prove the move no better with
+             * a null window, and search it fully only if that fails. */
+            sc = child_score(c, team, depth - 1 - r, ply, alpha, alpha + 1, false);
+            if (sc > alpha && r > 0)
+                sc = child_score(c, team, depth - 1, ply, alpha, alpha + 1, false);
+            if (sc > alpha && sc < beta && pv_node)
+                sc = child_score(c, team, depth - 1, ply, alpha, beta, true);
+        }
+        pop_move(c, m, &u);
+        if (c->stopped)
+            return 0;
+        if (sc > best) {
+            best = sc;
+            best_move = m;
+            if (sc > alpha) {
+                alpha = sc;
+                update_pv(c, ply, m);
+                if (alpha >= beta) {
+                    if (!(m & MOVE_NOISY))
+                        reward_quiet(c, m, ply, depth, tried, tried_n);
+                    break;
+                }
+            }
+        }
+        tried[tried_n++] = m;
+    }
+
+    int bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
+    tt_store(&c->s->tt, key, ply, best_move, best, depth, bound);
+    return best;
+}
+
+/* ---- iterative deepening ---- */
+
+static void report(ctx_t *c, const search_request_t *req, int depth, score_t score, const move_t *pv, int pv_len)
+{
+    if (!req->report)
+        return;
+    search_info_t info;
+    info.depth = depth;
+    info.seldepth = c->seldepth;
+    info.score = score;
+    info.nodes = c->nodes;
+    info.time_ms = elapsed(c);
+    info.nps = c->nodes * 1000 / (uint64_t)(info.time_ms > 0 ? info.time_ms : 1);
+    info.hashfull = tt_hashfull(&c->s->tt);
+    info.pv_len = pv_len;
+    memcpy(info.pv, pv, (size_t)pv_len * sizeof *pv);
+    req->report(req->report_ctx, &req->root, &info);
+}
+
+static void ctx_init(ctx_t *c, searcher_t *s, const search_request_t *req)
+{
+    memset(c, 0, sizeof *c);
+    c->s = s;
+    c->g = req->game;
+    c->pos = req->root;
+    c->limits = req->limits;
+    c->start_ms = timeman_now_ms();
+    c->budget = timeman_budget(&req->limits, c->g->to_move(&req->root), req->overhead_ms);
+    /* Keep the most recent part of the history that fits beside a full line. */
+    int keep = req->history_len < KEYS_MAX - MAX_PLY - 2 ? req->history_len : KEYS_MAX - MAX_PLY - 2;
+    memcpy(c->keys, req->history + (req->history_len - keep), (size_t)keep * sizeof(uint64_t));
+    c->key_count = keep;
+    c->keys[c->key_count++] = c->g->hash(&c->pos);
+    c->rev_from[0] = 0;
+}
+
+search_result_t search_run(searcher_t *s, const search_request_t *req)
+{
+    ctx_t *c = s->ctx;
+    search_result_t res = {MOVE_NONE, MOVE_NONE, 0, 0, 0};
+    if (!ensure_history(s, req->game->move_keys))
+        return res;
+    ctx_init(c, s, req);
+    tt_new_search(&s->tt);
+
+    move_t root_moves[MAX_MOVES];
+    int n = c->g->gen_moves(&c->pos, root_moves);
+    if (n == 0)
+        return res;
+    res.best = root_moves[0];
+
+    int max_depth = c->limits.depth > 0 && c->limits.depth < MAX_PLY - 1 ? c->limits.depth : MAX_PLY - 1;
+    bool timed = c->budget.soft_ms >= 0;
+    score_t prev = 0;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        c->seldepth = 0;
+        score_t delta = 25, alpha = -SCORE_INF, beta = SCORE_INF;
+        if (depth >= 4 && prev > -SCORE_WIN_BOUND && prev < SCORE_WIN_BOUND) {
+            alpha = prev - delta;
+            beta = prev + delta;
+        }
+        score_t sc;
+        /* Aspiration: a narrow window around the last score, widened on
+         * failure until the score lands inside it. */
+        for (;;) {
+            sc = negamax(c, depth, 0, alpha, beta, true);
+            if (c->stopped)
+                break;
+            if (sc <= alpha) {
+                beta = (alpha + beta) / 2;
+                alpha = sc - delta > -SCORE_INF ? sc - delta : -SCORE_INF;
+            } else if (sc >= beta) {
+                beta = sc + delta < SCORE_INF ? sc + delta : SCORE_INF;
+            } else {
+                break;
+            }
+            delta += delta;
+            if (delta > 1000) {
+                alpha = -SCORE_INF;
+                beta = SCORE_INF;
+            }
+        }
+        /* An interrupted iteration proves nothing: keep the last full one. */
+        if (c->stopped && depth > 1)
+            break;
+        if (c->pv_len[0] > 0) {
+            res.best = c->pv[0][0];
+            res.ponder = c->pv_len[0] > 1 ? c->pv[0][1] : MOVE_NONE;
+        }
+        res.score = prev = sc;
+        res.depth = depth;
+        report(c, req, depth, sc, c->pv[0], c->pv_len[0]);
+        if (c->stopped)
+            break;
+        if (timed && (elapsed(c) >= c->budget.soft_ms * 6 / 10 || n == 1))
+            break;
+    }
+    res.nodes = c->nodes;
+    return res;
+}

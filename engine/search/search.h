@@ -1,0 +1,73 @@
+/*
+ * search.h: the alpha-beta searcher. It knows no game's rules: it reaches
+ * the game only through game_t, and the outside world only through the
+ * report callback (the search never prints).
+ *
+ * One searcher owns a transposition table and the ordering tables, and runs
+ * one search at a time; search_stop() may be called from another thread.
+ */
+#ifndef DENHAM_SEARCH_H
+#define DENHAM_SEARCH_H
+
+#include <stdatomic.h>
+
+#include "../core/game.h"
+#include "../core/timeman.h"
+#include "../core/tt.h"
+
+typedef struct search_info {
+    int depth;
+    int seldepth;
+    score_t score;
+    uint64_t nodes;
+    int64_t time_ms;
+    uint64_t nps;
+    int hashfull;
+    int pv_len;
+    move_t pv[MAX_PLY];
+} search_info_t;
+
+typedef void (*search_report_fn)(void *ctx, const position_t *root, const search_info_t *info);
+
+typedef struct search_request {
+    const game_t *game;
+    position_t root;
+    /* Keys of the positions before the root since the last irreversible
+     * move, oldest first (the root's own key not included). */
+    const uint64_t *history;
+    int history_len;
+    search_limits_t limits;
+    int64_t overhead_ms;
+    search_report_fn report; /* may be NULL */
+    void *report_ctx;
+} search_request_t;
+
+typedef struct search_result {
+    move_t best;   /* MOVE_NONE when the root has no legal move */
+    move_t ponder; /* the expected reply, or MOVE_NONE */
+    score_t score;
+    int depth;
+    uint64_t nodes;
+} search_result_t;
+
+typedef struct searcher searcher_t;
+
+/* A searcher with a hash_mb MiB table; NULL when memory is short. */
+searcher_t *searcher_new(size_t hash_mb);
+void searcher_free(searcher_t *s);
+bool searcher_set_hash(searcher_t *s, size_t hash_mb);
+/* Forgets everything learnt (a new game). */
+void searcher_clear(searcher_t *s);
+
+search_result_t search_run(searcher_t *s, const search_request_t *req);
+/* Asks a running search to stop soon; safe from any thread. */
+void search_stop(searcher_t *s);
+/* Clears the stop request; called before starting a search. */
+void search_reset_stop(searcher_t *s);
+bool search_stopped(const searcher_t *s);
+
+/* UCI score conventions: true with *moves set for a win/loss score
+ * ("score mate n"), false for an ordinary score. */
+bool search_score_is_mate(score_t score, int *moves);
+
+#endif

@@ -1,0 +1,655 @@
+/* protocol.c: the command loop. See PROTOCOL.md for the language itself. */
+#define _POSIX_C_SOURCE 200809L
+#include "protocol.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "../engine/core/perft.h"
+#include "../engine/core/record.h"
+#include "../engine/core/variants.h"
+#include "../engine/search/bench.h"
+#include "../engine/search/search.h"
+
+#define HASH_DEFAULT_MB 16
+#define HASH_MAX_MB 16384
+#define OVERHEAD_DEFAULT_MS 30
+#define OVERHEAD_MAX_MS 5000
+#define MAX_TOKENS (RECORD_MAX_PLIES + 64)
+
+typedef struct engine {
+    FILE *in, *out;
+    pthread_mutex_t out_lock;
+    const game_t *game;
+    record_t *rec;
+    searcher_t *searcher;
+    int hash_mb;
+    int overhead_ms;
+    /* The running search, if any. */
+    bool searching;
+    pthread_t thread;
+    search_request_t req;
+    uint64_t req_history[RECORD_MAX_PLIES + 1];
+} engine_t;
+
+/* ---- output ---- */
+
+static void say(engine_t *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&e->out_lock);
+    vfprintf(e->out, fmt, ap);
+    fputc('\n', e->out);
+    fflush(e->out);
+    pthread_mutex_unlock(&e->out_lock);
+    va_end(ap);
+}
+
+#define ERROR(e, ...) say((e), "info string error: " __VA_ARGS__)
+
+/* ---- tokens ---- */
+
+typedef struct tokens {
+    int n;
+    char *t[MAX_TOKENS];
+} tokens_t;
+
+static void tokenize(char *line, tokens_t *tk)
+{
+    tk->n = 0;
+    for (char *s = strtok(line, " \t\r\n"); s && tk->n < MAX_TOKENS; s = strtok(NULL, " \t\r\n"))
+        tk->t[tk->n++] = s;
+}
+
+/* Parses a whole decimal integer in [lo, hi]. */
+static bool parse_int(const char *s, long long lo, long long hi, long long *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (*end || errno || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Joins tokens [from, to) with single spaces into buf. */
+static void join_tokens(const tokens_t *tk, int from, int to, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int i = from; i < to; i++)
+        n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", i > from ? " " : "", tk->t[i]);
+}
+
+/* ---- search thread ---- */
+
+static void print_info(void *ctx, const position_t *root, const search_info_t *info)
+{
+    engine_t *e = ctx;
+    const game_t *g = e->req.game;
+    char line[8192];
+    size_t n = 0;
+    int mate;
+    n += (size_t)snprintf(line + n, sizeof line - n, "info depth %d seldepth %d ", info->depth, info->seldepth);
+    if (search_score_is_mate(info->score, &mate))
+        n += (size_t)snprintf(line + n, sizeof line - n, "score mate %d", mate);
+    else
+        n += (size_t)snprintf(line + n, sizeof line - n, "score cp %d", (int)info->score);
+    n += (size_t)snprintf(line + n, sizeof line - n, " nodes %llu nps %llu hashfull %d time %lld pv",
+                          (unsigned long long)info->nodes, (unsigned long long)info->nps, info->hashfull,
+                          (long long)info->time_ms);
+    position_t pos = *root;
+    for (int i = 0; i < info->pv_len && n < sizeof line - GAME_MOVE_TEXT_MAX - 2; i++) {
+        char mv[GAME_MOVE_TEXT_MAX];
+        undo_t u;
+        g->move_text(&pos, info->pv[i], mv, sizeof mv);
+        n += (size_t)snprintf(line + n, sizeof line - n, " %s", mv);
+        g->make(&pos, info->pv[i], &u);
+    }
+    say(e, "%s", line);
+}
+
+static void *search_thread(void *arg)
+{
+    engine_t *e = arg;
+    search_result_t r = search_run(e->searcher, &e->req);
+    /* UCI: after `go infinite` the answer waits for `stop`. */
+    while (e->req.limits.infinite && !search_stopped(e->searcher)) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    const game_t *g = e->req.game;
+    if (r.best == MOVE_NONE) {
+        say(e, "bestmove (none)");
+        return NULL;
+    }
+    char best[GAME_MOVE_TEXT_MAX], ponder[GAME_MOVE_TEXT_MAX];
+    g->move_text(&e->req.root, r.best, best, sizeof best);
+    if (r.ponder != MOVE_NONE) {
+        position_t pos = e->req.root;
+        undo_t u;
+        g->make(&pos, r.best, &u);
+        g->move_text(&pos, r.ponder, ponder, sizeof ponder);
+        say(e, "bestmove %s ponder %s", best, ponder);
+    } else {
+        say(e, "bestmove %s", best);
+    }
+    return NULL;
+}
+
+/* Waits for the running search, if any, to print its bestmove. */
+static void join_search(engine_t *e, bool stop)
+{
+    if (!e->searching)
+        return;
+    if (stop)
+        search_stop(e->searcher);
+    pthread_join(e->thread, NULL);
+    e->searching = false;
+}
+
+/* ---- commands ---- */
+
+static void cmd_hello(engine_t *e, bool ugi)
+{
+    say(e, "id name Denham %s", DENHAM_VERSION);
+    say(e, "id author the Denham developers");
+    say(e, "option name Hash type spin default %d min 1 max %d", HASH_DEFAULT_MB, HASH_MAX_MB);
+    say(e, "option name Clear Hash type button");
+    say(e, "option name Move Overhead type spin default %d min 0 max %d", OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS);
+    char combo[1024];
+    size_t n = (size_t)snprintf(combo, sizeof combo, "option name UCI_Variant type combo default %s",
+                                variants_default()->name);
+    for (int i = 0; variants_at(i); i++)
+        n += (size_t)snprintf(combo + n, n < sizeof combo ? sizeof combo - n : 0, " var %s", variants_at(i)->name);
+    say(e, "%s", combo);
+    say(e, ugi ? "ugiok" : "uciok");
+}
+
+static void reset_game(engine_t *e)
+{
+    position_t start;
+    e->game->set_start(&start);
+    record_init(e->rec, e->game, &start);
+}
+
+/* setoption name <name...> [value <value...>] */
+static void cmd_setoption(engine_t *e, const tokens_t *tk)
+{
+    if (tk->n < 3 || strcmp(tk->t[1], "name") != 0) {
+        ERROR(e, "usage: setoption name <name> [value <value>]");
+        return;
+    }
+    int v = 2;
+    while (v < tk->n && strcmp(tk->t[v], "value") != 0)
+        v++;
+    char name[256], value[256];
+    join_tokens(tk, 2, v, name, sizeof name);
+    join_tokens(tk, v + 1 < tk->n ? v + 1 : tk->n, tk->n, value, sizeof value);
+    if (e->searching) {
+        ERROR(e, "cannot set options during a search");
+        return;
+    }
+    long long x;
+    if (strcasecmp(name, "UCI_Variant") == 0) {
+        const game_t *g = variants_find(value);
+        if (!g) {
+            ERROR(e, "unknown variant '%s'", value);
+            return;
+        }
+        e->game = g;
+        searcher_clear(e->searcher);
+        reset_game(e);
+    } else if (strcasecmp(name, "Hash") == 0) {
+        if (!parse_int(value, 1, HASH_MAX_MB, &x)) {
+            ERROR(e, "Hash must be a whole number from 1 to %d", HASH_MAX_MB);
+            return;
+        }
+        if (!searcher_set_hash(e->searcher, (size_t)x)) {
+            ERROR(e, "cannot allocate %lld MB for the hash table; kept %d MB", x, e->hash_mb);
+            return;
+        }
+        e->hash_mb = (int)x;
+    } else if (strcasecmp(name, "Clear Hash") == 0) {
+        searcher_clear(e->searcher);
+    } else if (strcasecmp(name, "Move Overhead") == 0) {
+        if (!parse_int(value, 0, OVERHEAD_MAX_MS, &x)) {
+            ERROR(e, "Move Overhead must be a whole number from 0 to %d", OVERHEAD_MAX_MS);
+            return;
+        }
+        e->overhead_ms = (int)x;
+    } else {
+        ERROR(e, "unknown option '%s'", name);
+    }
+}
+
+/* Plays move texts on r; on an illegal one reports it and returns false. */
+static bool play_moves(engine_t *e, record_t *r, const tokens_t *tk, int from)
+{
+    for (int i = from; i < tk->n; i++) {
+        move_t moves[MAX_MOVES];
+        if (record_legal_moves(r, moves) == 0) {
+            ERROR(e, "move '%s': the game is already over", tk->t[i]);
+            return false;
+        }
+        move_t m = e->game->parse_move(&r->pos, tk->t[i]);
+        if (m == MOVE_NONE) {
+            ERROR(e, "illegal move '%s'", tk->t[i]);
+            return false;
+        }
+        if (!record_play(r, m)) {
+            ERROR(e, "too many moves (at most %d)", RECORD_MAX_PLIES);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* position startpos|fen <fen> [moves m1 m2 ...]; the old state stays on error. */
+static void cmd_position(engine_t *e, const tokens_t *tk)
+{
+    static record_t scratch; /* one command at a time: the main thread only */
+    position_t pos;
+    int i = 1;
+    if (i < tk->n && strcmp(tk->t[i], "startpos") == 0) {
+        e->game->set_start(&pos);
+        i++;
+    } else if (i < tk->n && strcmp(tk->t[i], "fen") == 0) {
+        int end = ++i;
+        while (end < tk->n && strcmp(tk->t[end], "moves") != 0)
+            end++;
+        char fen[GAME_FEN_MAX * 2], err[160];
+        join_tokens(tk, i, end, fen, sizeof fen);
+        if (!e->game->parse_fen(&pos, fen, err, sizeof err)) {
+            ERROR(e, "bad FEN '%s': %s", fen, err);
+            return;
+        }
+        i = end;
+    } else {
+        ERROR(e, "usage: position startpos|fen <fen> [moves <move>...]");
+        return;
+    }
+    record_init(&scratch, e->game, &pos);
+    if (i < tk->n) {
+        if (strcmp(tk->t[i], "moves") != 0) {
+            ERROR(e, "expected 'moves', got '%s'", tk->t[i]);
+            return;
+        }
+        if (!play_moves(e, &scratch, tk, i + 1))
+            return;
+    }
+    *e->rec = scratch;
+}
+
+static void say_divide(void *ctx, const char *move, uint64_t count)
+{
+    say(ctx, "%s: %llu", move, (unsigned long long)count);
+}
+
+/* Repetition is ignored, as shared/rules/README.md defines perft. */
+static void cmd_perft(engine_t *e, int depth)
+{
+    position_t pos = e->rec->pos;
+    uint64_t total = perft_divide(e->game, &pos, depth, say_divide, e);
+    say(e, "");
+    say(e, "Nodes searched: %llu", (unsigned long long)total);
+}
+
+/* The player index named by a UGI/UCI clock word, or -1. */
+static int clock_player(const char *w, bool *is_inc)
+{
+    static const char *const names[][2] = {{"wtime", "winc"}, {"btime", "binc"}, {"p1time", "p1inc"},
+                                           {"p2time", "p2inc"}, {"p3time", "p3inc"}, {"p4time", "p4inc"}};
+    static const int player[] = {0, 1, 0, 1, 2, 3};
+    for (int i = 0; i < 6; i++)
+        for (int k = 0; k < 2; k++)
+            if (strcmp(w, names[i][k]) == 0) {
+                *is_inc = k == 1;
+                return player[i];
+            }
+    return -1;
+}
+
+static bool parse_go(engine_t *e, const tokens_t *tk, search_limits_t *l)
+{
+    limits_init(l);
+    for (int i = 1; i < tk->n; i++) {
+        const char *w = tk->t[i];
+        long long v;
+        bool is_inc;
+        int p = clock_player(w, &is_inc);
+        if (strcmp(w, "infinite") == 0) {
+            l->infinite = true;
+            continue;
+        }
+        if (i + 1 >= tk->n || !parse_int(tk->t[i + 1], -(1LL << 40), 1LL << 40, &v)) {
+            ERROR(e, "go: '%s' needs a whole number", w);
+            return false;
+        }
+        i++;
+        if (p >= 0) {
+            if (is_inc) l->inc[p] = v > 0 ? v : 0;
+            else l->time[p] = v > 0 ? v : 0;
+        } else if (strcmp(w, "movestogo") == 0 && v > 0 && v < 10000) {
+            l->movestogo = (int)v;
+        } else if (strcmp(w, "movetime") == 0 && v > 0) {
+            l->movetime = v;
+        } else if (strcmp(w, "depth") == 0 && v > 0 && v < MAX_PLY) {
+            l->depth = (int)v;
+        } else if (strcmp(w, "nodes") == 0 && v > 0) {
+            l->nodes = (uint64_t)v;
+        } else {
+            ERROR(e, "go: bad or unknown parameter '%s %s'", w, tk->t[i]);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void cmd_go(engine_t *e, const tokens_t *tk)
+{
+    if (e->searching) {
+        ERROR(e, "a search is already running");
+        return;
+    }
+    if (tk->n >= 2 && strcmp(tk->t[1], "perft") == 0) {
+        long long d;
+        if (tk->n != 3 || !parse_int(tk->t[2], 1, 64, &d)) {
+            ERROR(e, "usage: go perft <depth 1-64>");
+            return;
+        }
+        cmd_perft(e, (int)d);
+        return;
+    }
+    search_limits_t limits;
+    if (!parse_go(e, tk, &limits))
+        return;
+    record_t *r = e->rec;
+    e->req = (search_request_t){0};
+    e->req.game = e->game;
+    e->req.root = r->pos;
+    e->req.limits = limits;
+    e->req.overhead_ms = e->overhead_ms;
+    e->req.report = print_info;
+    e->req.report_ctx = e;
+    /* The search keeps its own copy of the history: `position` may change
+     * the record while it runs. */
+    int from = r->reversible_from;
+    e->req.history_len = r->plies - from;
+    memcpy(e->req_history, &r->hashes[from], (size_t)e->req.history_len * sizeof(uint64_t));
+    e->req.history = e->req_history;
+    if (record_outcome(r).kind != OUTCOME_NONE) {
+        say(e, "info string the game is over");
+        say(e, "bestmove (none)");
+        return;
+    }
+    search_reset_stop(e->searcher);
+    if (pthread_create(&e->thread, NULL, search_thread, e) != 0) {
+        ERROR(e, "cannot start the search thread");
+        return;
+    }
+    e->searching = true;
+}
+
+static void cmd_board(engine_t *e)
+{
+    char board[GAME_BOARD_TEXT_MAX], fen[GAME_FEN_MAX];
+    e->game->print_board(&e->rec->pos, board, sizeof board, false);
+    e->game->write_fen(&e->rec->pos, fen, sizeof fen);
+    pthread_mutex_lock(&e->out_lock);
+    fprintf(e->out, "%s", board);
+    fprintf(e->out, "Fen: %s\nKey: %016llx\n", fen, (unsigned long long)e->game->hash(&e->rec->pos));
+    fflush(e->out);
+    pthread_mutex_unlock(&e->out_lock);
+}
+
+static void cmd_moves(engine_t *e)
+{
+    move_t moves[MAX_MOVES];
+    int n = record_legal_moves(e->rec, moves);
+    char line[MAX_MOVES * GAME_MOVE_TEXT_MAX + 8] = "moves";
+    size_t len = 5;
+    for (int i = 0; i < n; i++) {
+        char text[GAME_MOVE_TEXT_MAX];
+        e->game->move_text(&e->rec->pos, moves[i], text, sizeof text);
+        len += (size_t)snprintf(line + len, sizeof line - len, " %s", text);
+    }
+    say(e, "%s", line);
+}
+
+static void cmd_eval(engine_t *e)
+{
+    const game_t *g = e->game;
+    outcome_t o;
+    if (g->decided(&e->rec->pos, &o)) {
+        say(e, "info string the game is over (%s): no evaluation", o.reason);
+        return;
+    }
+    eval_trace_t t = {0};
+    score_t s = g->evaluate(&e->rec->pos, &t);
+    say(e, "%-16s %10s %10s %10s", "term", g->player_names[0], g->player_names[1], "total");
+    int sum = 0;
+    for (int i = 0; i < t.count; i++) {
+        int total = t.term[i].value[0] - t.term[i].value[1];
+        sum += total;
+        say(e, "%-16s %10d %10d %10d", t.term[i].name, t.term[i].value[0], t.term[i].value[1], total);
+    }
+    say(e, "Total (%s' view): %d", g->player_names[0], sum);
+    say(e, "Evaluation (side to move, %s): %d", g->player_names[g->to_move(&e->rec->pos)], (int)s);
+}
+
+static void bench_progress(void *ctx, int index, const position_t *pos, const search_result_t *r)
+{
+    engine_t *e = ctx;
+    char mv[GAME_MOVE_TEXT_MAX] = "(none)";
+    if (r->best != MOVE_NONE)
+        e->game->move_text(pos, r->best, mv, sizeof mv);
+    say(e, "info string bench position %d: nodes %llu bestmove %s", index + 1, (unsigned long long)r->nodes, mv);
+}
+
+static void run_bench(engine_t *e, int depth)
+{
+    bench_result_t b;
+    if (!bench_run(e->game, e->searcher, depth, bench_progress, e, &b)) {
+        ERROR(e, "a bench position of %s does not parse", e->game->name);
+        return;
+    }
+    int64_t t = b.time_ms > 0 ? b.time_ms : 1;
+    say(e, "Total time (ms) : %lld", (long long)b.time_ms);
+    say(e, "Nodes searched  : %llu", (unsigned long long)b.nodes);
+    say(e, "Nodes/second    : %llu", (unsigned long long)(b.nodes * 1000 / (uint64_t)t));
+    searcher_clear(e->searcher);
+}
+
+static void cmd_bench(engine_t *e, const tokens_t *tk)
+{
+    if (e->searching) {
+        ERROR(e, "a search is already running");
+        return;
+    }
+    long long d = 0;
+    if (tk->n > 2 || (tk->n == 2 && !parse_int(tk->t[1], 1, MAX_PLY - 1, &d))) {
+        ERROR(e, "usage: bench [depth]");
+        return;
+    }
+    run_bench(e, (int)d);
+}
+
+static void cmd_query(engine_t *e, const tokens_t *tk)
+{
+    if (tk->n != 2) {
+        ERROR(e, "usage: query gameover|p1turn|result");
+        return;
+    }
+    outcome_t o = record_outcome(e->rec);
+    if (strcmp(tk->t[1], "gameover") == 0) {
+        say(e, "response %s", o.kind != OUTCOME_NONE ? "true" : "false");
+    } else if (strcmp(tk->t[1], "p1turn") == 0) {
+        say(e, "response %s", e->game->to_move(&e->rec->pos) == 0 ? "true" : "false");
+    } else if (strcmp(tk->t[1], "result") == 0) {
+        const char *r = o.kind == OUTCOME_DRAW                 ? "draw"
+                        : o.kind == OUTCOME_NONE               ? "none"
+                        : o.winner == e->game->team_of[0]      ? "p1win"
+                                                               : "p2win";
+        say(e, "response %s", r);
+    } else {
+        ERROR(e, "unknown query '%s'", tk->t[1]);
+    }
+}
+
+/* Runs one command line; false for quit. */
+static bool dispatch(engine_t *e, tokens_t *tk)
+{
+    if (tk->n == 0)
+        return true;
+    const char *c = tk->t[0];
+    if (strcmp(c, "quit") == 0) {
+        join_search(e, true);
+        return false;
+    }
+    if (strcmp(c, "uci") == 0 || strcmp(c, "ugi") == 0) cmd_hello(e, c[1] == 'g');
+    else if (strcmp(c, "isready") == 0) say(e, "readyok");
+    else if (strcmp(c, "stop") == 0) join_search(e, true);
+    else if (strcmp(c, "ucinewgame") == 0 || strcmp(c, "uginewgame") == 0) {
+        join_search(e, true);
+        searcher_clear(e->searcher);
+        reset_game(e);
+    } else if (strcmp(c, "setoption") == 0) cmd_setoption(e, tk);
+    else if (strcmp(c, "position") == 0) cmd_position(e, tk);
+    else if (strcmp(c, "go") == 0) cmd_go(e, tk);
+    else if (strcmp(c, "d") == 0) cmd_board(e);
+    else if (strcmp(c, "moves") == 0) cmd_moves(e);
+    else if (strcmp(c, "eval") == 0) cmd_eval(e);
+    else if (strcmp(c, "bench") == 0) cmd_bench(e, tk);
+    else if (strcmp(c, "query") == 0) cmd_query(e, tk);
+    else if (strcmp(c, "ponderhit") == 0) ERROR(e, "pondering is not supported");
+    else ERROR(e, "unknown command '%s'", c);
+    return true;
+}
+
+static bool engine_init(engine_t *e, FILE *in, FILE *out)
+{
+    memset(e, 0, sizeof *e);
+    e->in = in;
+    e->out = out;
+    pthread_mutex_init(&e->out_lock, NULL);
+    e->game = variants_default();
+    e->hash_mb = HASH_DEFAULT_MB;
+    e->overhead_ms = OVERHEAD_DEFAULT_MS;
+    e->rec = malloc(sizeof *e->rec);
+    e->searcher = searcher_new((size_t)e->hash_mb);
+    if (!e->rec || !e->searcher)
+        return false;
+    reset_game(e);
+    return true;
+}
+
+static void engine_free(engine_t *e)
+{
+    searcher_free(e->searcher);
+    free(e->rec);
+    pthread_mutex_destroy(&e->out_lock);
+}
+
+int protocol_run(FILE *in, FILE *out)
+{
+    engine_t *e = malloc(sizeof *e);
+    if (!e || !engine_init(e, in, out)) {
+        fprintf(stderr, "denham: out of memory\n");
+        return 1;
+    }
+    static tokens_t tk; /* the main thread's only */
+    char *line = NULL;
+    size_t cap = 0;
+    bool running = true;
+    while (running && getline(&line, &cap, in) >= 0) {
+        tokenize(line, &tk);
+        running = dispatch(e, &tk);
+    }
+    /* End of input: let a finite search answer, stop an infinite one. */
+    if (running && e->searching)
+        join_search(e, e->req.limits.infinite);
+    free(line);
+    engine_free(e);
+    free(e);
+    return 0;
+}
+
+/* ---- command-line subcommands ---- */
+
+static void print_divide(void *ctx, const char *move, uint64_t count)
+{
+    fprintf(ctx, "%s: %llu\n", move, (unsigned long long)count);
+}
+
+int protocol_cli_perft(int argc, char **argv, FILE *out)
+{
+    long long depth;
+    const game_t *g = argc >= 2 ? variants_find(argv[0]) : NULL;
+    if (!g || !parse_int(argv[1], 1, 64, &depth)) {
+        fprintf(stderr, "usage: denham perft <variant> <depth> [fen]\n");
+        return 2;
+    }
+    position_t pos;
+    char err[160];
+    if (argc >= 3) {
+        char fen[GAME_FEN_MAX * 2];
+        tokens_t *tk = malloc(sizeof *tk);
+        if (!tk)
+            return 1;
+        tk->n = 0;
+        for (int i = 2; i < argc && tk->n < MAX_TOKENS; i++)
+            tk->t[tk->n++] = argv[i];
+        join_tokens(tk, 0, tk->n, fen, sizeof fen);
+        free(tk);
+        if (!g->parse_fen(&pos, fen, err, sizeof err)) {
+            fprintf(stderr, "denham: bad FEN '%s': %s\n", fen, err);
+            return 2;
+        }
+    } else {
+        g->set_start(&pos);
+    }
+    int64_t start = timeman_now_ms();
+    uint64_t total = perft_divide(g, &pos, (int)depth, print_divide, out);
+    int64_t ms = timeman_now_ms() - start;
+    fprintf(out, "\nNodes searched: %llu\n", (unsigned long long)total);
+    fprintf(out, "Time (ms): %lld\nNodes/second: %llu\n", (long long)ms,
+            (unsigned long long)(total * 1000 / (uint64_t)(ms > 0 ? ms : 1)));
+    return 0;
+}
+
+int protocol_cli_bench(int argc, char **argv, FILE *out)
+{
+    const game_t *g = variants_default();
+    long long depth = 0;
+    int i = 0;
+    if (i < argc && variants_find(argv[i]))
+        g = variants_find(argv[i++]);
+    if (i < argc && !parse_int(argv[i++], 1, MAX_PLY - 1, &depth)) {
+        fprintf(stderr, "usage: denham bench [variant] [depth]\n");
+        return 2;
+    }
+    if (i < argc) {
+        fprintf(stderr, "usage: denham bench [variant] [depth]\n");
+        return 2;
+    }
+    engine_t *e = malloc(sizeof *e);
+    if (!e || !engine_init(e, stdin, out)) {
+        fprintf(stderr, "denham: out of memory\n");
+        return 1;
+    }
+    e->game = g;
+    run_bench(e, (int)depth);
+    engine_free(e);
+    free(e);
+    return 0;
+}
