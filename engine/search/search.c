@@ -420,7 +420,8 @@ static void ctx_init(ctx_t *c, searcher_t *s, const search_request_t *req)
     c->budget = timeman_budget(&req->limits, c->g->to_move(&req->root), req->overhead_ms);
     /* Keep the most recent part of the history that fits beside a full line. */
     int keep = req->history_len < KEYS_MAX - MAX_PLY - 2 ? req->history_len : KEYS_MAX - MAX_PLY - 2;
-    memcpy(c->keys, req->history + (req->history_len - keep), (size_t)keep * sizeof(uint64_t));
+    if (keep > 0)
+        memcpy(c->keys, req->history + (req->history_len - keep), (size_t)keep * sizeof(uint64_t));
     c->key_count = keep;
     c->keys[c->key_count++] = c->g->hash(&c->pos);
     c->rev_from[0] = 0;

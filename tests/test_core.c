@@ -1,0 +1,103 @@
+/* test_core.c: the transposition table, time management and scores. */
+#include "../engine/core/timeman.h"
+#include "../engine/core/tt.h"
+#include "../engine/search/search.h"
+#include "helpers.h"
+
+START_TEST(tt_stores_and_probes)
+{
+    tt_t tt = {0};
+    ck_assert(tt_resize(&tt, 1));
+    tt_hit_t hit;
+    uint64_t key = 0x123456789ABCDEF0ull;
+    ck_assert(!tt_probe(&tt, key, 0, &hit));
+    tt_store(&tt, key, 0, 77, 42, 5, TT_EXACT);
+    ck_assert(tt_probe(&tt, key, 0, &hit));
+    ck_assert_uint_eq(hit.move, 77);
+    ck_assert_int_eq(hit.score, 42);
+    ck_assert_int_eq(hit.depth, 5);
+    ck_assert_int_eq(hit.bound, TT_EXACT);
+    /* Another key in the same bucket does not answer for this one. */
+    ck_assert(!tt_probe(&tt, key ^ (1ull << 40), 0, &hit));
+    ck_assert_int_gt(tt_hashfull(&tt), -1);
+    tt_clear(&tt);
+    ck_assert(!tt_probe(&tt, key, 0, &hit));
+    tt_free(&tt);
+}
+END_TEST
+
+/* A win stored at ply 3 as "mate in 2 from here" reads back as the right
+ * distance at ply 5. */
+START_TEST(tt_win_scores_keep_their_distance)
+{
+    tt_t tt = {0};
+    ck_assert(tt_resize(&tt, 1));
+    tt_hit_t hit;
+    tt_store(&tt, 99, 3, 1, SCORE_WIN - 5, 4, TT_LOWER);
+    ck_assert(tt_probe(&tt, 99, 5, &hit));
+    ck_assert_int_eq(hit.score, SCORE_WIN - 7);
+    tt_store(&tt, 100, 3, 1, -(SCORE_WIN - 5), 4, TT_UPPER);
+    ck_assert(tt_probe(&tt, 100, 1, &hit));
+    ck_assert_int_eq(hit.score, -(SCORE_WIN - 3));
+    tt_free(&tt);
+}
+END_TEST
+
+START_TEST(mate_scores_in_moves)
+{
+    int m;
+    ck_assert(search_score_is_mate(SCORE_WIN - 1, &m));
+    ck_assert_int_eq(m, 1);
+    ck_assert(search_score_is_mate(SCORE_WIN - 3, &m));
+    ck_assert_int_eq(m, 2);
+    ck_assert(search_score_is_mate(-(SCORE_WIN - 2), &m));
+    ck_assert_int_eq(m, -1);
+    ck_assert(!search_score_is_mate(250, &m));
+}
+END_TEST
+
+START_TEST(time_budgets)
+{
+    search_limits_t l;
+    limits_init(&l);
+    time_budget_t b = timeman_budget(&l, 0, 30);
+    ck_assert_int_eq(b.soft_ms, -1); /* no clock: no limit */
+
+    l.movetime = 1000;
+    b = timeman_budget(&l, 0, 30);
+    ck_assert_int_eq(b.hard_ms, 970);
+
+    limits_init(&l);
+    l.time[0] = 60000;
+    l.time[1] = 5;
+    b = timeman_budget(&l, 0, 30);
+    ck_assert_int_gt(b.soft_ms, 1000);
+    ck_assert_int_le(b.soft_ms, b.hard_ms);
+    ck_assert_int_le(b.hard_ms, 60000 / 5);
+    /* The other player's clock is not ours. */
+    b = timeman_budget(&l, 1, 30);
+    ck_assert_int_le(b.hard_ms, 5);
+
+    limits_init(&l);
+    l.time[0] = 10000;
+    l.movestogo = 1;
+    b = timeman_budget(&l, 0, 30);
+    ck_assert_int_lt(b.hard_ms, 10000);
+    ck_assert_int_gt(b.hard_ms, 5000);
+
+    l.infinite = true;
+    ck_assert_int_eq(timeman_budget(&l, 0, 30).hard_ms, -1);
+}
+END_TEST
+
+Suite *suite_core(void)
+{
+    Suite *s = suite_create("core");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, tt_stores_and_probes);
+    tcase_add_test(tc, tt_win_scores_keep_their_distance);
+    tcase_add_test(tc, mate_scores_in_moves);
+    tcase_add_test(tc, time_budgets);
+    suite_add_tcase(s, tc);
+    return s;
+}

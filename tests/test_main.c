@@ -1,0 +1,83 @@
+/* test_main.c: runs every suite. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+void bdb_fen(char *out, const char *att, const char *def, const char *king, char side)
+{
+    char grid[7][7];
+    memset(grid, '.', sizeof grid);
+    const char *lists[3] = {att, def, king};
+    const char letters[3] = {'a', 'd', 'k'};
+    for (int i = 0; i < 3; i++)
+        for (const char *c = lists[i]; *c;) {
+            if (*c == ' ') {
+                c++;
+                continue;
+            }
+            grid[c[1] - '1'][c[0] - 'a'] = letters[i];
+            c += 2;
+        }
+    int n = 0;
+    for (int r = 6; r >= 0; r--) {
+        int empty = 0;
+        for (int f = 0; f < 7; f++) {
+            if (grid[r][f] == '.') {
+                empty++;
+                continue;
+            }
+            if (empty)
+                out[n++] = (char)('0' + empty);
+            empty = 0;
+            out[n++] = grid[r][f];
+        }
+        if (empty)
+            out[n++] = (char)('0' + empty);
+        if (r)
+            out[n++] = '/';
+    }
+    out[n++] = ' ';
+    out[n++] = side;
+    out[n] = 0;
+}
+
+void load_fen(const game_t *g, position_t *pos, const char *fen)
+{
+    char err[160] = "";
+    ck_assert_msg(g->parse_fen(pos, fen, err, sizeof err), "FEN '%s' rejected: %s", fen, err);
+}
+
+void play(const game_t *g, position_t *pos, const char *text)
+{
+    move_t m = g->parse_move(pos, text);
+    ck_assert_msg(m != MOVE_NONE, "move %s is not legal in %s", text, fen_of(g, pos));
+    undo_t u;
+    g->make(pos, m, &u);
+}
+
+bool is_legal(const game_t *g, const position_t *pos, const char *text)
+{
+    return g->parse_move(pos, text) != MOVE_NONE;
+}
+
+const char *fen_of(const game_t *g, const position_t *pos)
+{
+    static char buf[GAME_FEN_MAX];
+    g->write_fen(pos, buf, sizeof buf);
+    return buf;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite_core());
+    srunner_add_suite(sr, suite_brandubh());
+    srunner_add_suite(sr, suite_reference());
+    srunner_add_suite(sr, suite_search());
+    srunner_add_suite(sr, suite_protocol());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

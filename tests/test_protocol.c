@@ -1,0 +1,292 @@
+/* test_protocol.c: protocol transcripts, commands in and answers checked,
+ * run in-process (so the sanitizers see the protocol code) and, for the
+ * command line, against the real ./denham binary. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../protocol/protocol.h"
+#include "helpers.h"
+
+/* Runs the protocol on `input`; returns its whole output (static). */
+static const char *run(const char *input)
+{
+    static char *out_buf;
+    free(out_buf);
+    out_buf = NULL;
+    size_t out_len = 0;
+    FILE *in = fmemopen((void *)input, strlen(input), "r");
+    FILE *out = open_memstream(&out_buf, &out_len);
+    ck_assert(in && out);
+    ck_assert_int_eq(protocol_run(in, out), 0);
+    fclose(in);
+    fclose(out);
+    return out_buf;
+}
+
+static int count_lines_starting(const char *out, const char *prefix)
+{
+    int n = 0;
+    size_t len = strlen(prefix);
+    for (const char *l = out; l && *l;) {
+        if (strncmp(l, prefix, len) == 0)
+            n++;
+        l = strchr(l, '\n');
+        if (l)
+            l++;
+    }
+    return n;
+}
+
+/* The text after `prefix` on the first line that starts with it. */
+static const char *line_after(const char *out, const char *prefix)
+{
+    static char buf[4096];
+    size_t len = strlen(prefix);
+    for (const char *l = out; l && *l;) {
+        if (strncmp(l, prefix, len) == 0) {
+            const char *end = strchr(l, '\n');
+            size_t n = end ? (size_t)(end - l) - len : strlen(l + len);
+            if (n >= sizeof buf)
+                n = sizeof buf - 1;
+            memcpy(buf, l + len, n);
+            buf[n] = 0;
+            return buf;
+        }
+        l = strchr(l, '\n');
+        if (l)
+            l++;
+    }
+    return NULL;
+}
+
+START_TEST(uci_handshake)
+{
+    const char *out = run("uci\n");
+    ck_assert(strstr(out, "id name Denham ") == out);
+    ck_assert(strstr(out, "id author "));
+    ck_assert(strstr(out, "option name Hash type spin default 16"));
+    ck_assert(strstr(out, "option name UCI_Variant type combo default brandubh var brandubh var brandubh-v2"));
+    ck_assert(strstr(out, "\nuciok\n"));
+    out = run("ugi\nisready\n");
+    ck_assert(strstr(out, "\nugiok\nreadyok\n"));
+}
+END_TEST
+
+START_TEST(position_and_board)
+{
+    const char *out = run("position startpos moves d2c2 e4e3\nd\n");
+    ck_assert_str_eq(line_after(out, "Fen: "), "3a3/3a3/3d3/aadk1aa/3dd2/2a4/3a3 a");
+    out = run("position fen 3a3/3a3/3d3/aadk1aa/3dd2/2a4/3a3 a moves c2c1\nd\n");
+    ck_assert_str_eq(line_after(out, "Fen: "), "3a3/3a3/3d3/aadk1aa/3dd2/7/2aa3 d");
+}
+END_TEST
+
+START_TEST(bad_input_keeps_the_state)
+{
+    static const char *const bad[] = {
+        "position startpos moves d2c2 zz\n",
+        "position startpos moves d2c2 d2c2\n",
+        "position fen 3a3/3a3 a\n",
+        "position fen\n",
+        "position\n",
+        "position startpos junk\n",
+        "setoption name Hash value abc\n",
+        "setoption name Hash value 0\n",
+        "setoption name Nonsense value 1\n",
+        "setoption name UCI_Variant value chess\n",
+        "setoption\n",
+        "go depth x\n",
+        "go depth\n",
+        "go sideways 3\n",
+        "go perft 0\n",
+        "frobnicate\n",
+        "query\n",
+        "query weather\n",
+        "bench x\n",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char input[512];
+        snprintf(input, sizeof input, "position startpos moves d2c2\n%sd\n", bad[i]);
+        const char *out = run(input);
+        ck_assert_msg(count_lines_starting(out, "info string error: ") == 1, "'%s' gave: %s", bad[i], out);
+        ck_assert_str_eq(line_after(out, "Fen: "), "3a3/3a3/3d3/aadkdaa/3d3/2a4/3a3 d");
+        ck_assert_int_eq(count_lines_starting(out, "bestmove"), 0);
+    }
+}
+END_TEST
+
+START_TEST(moves_lists_every_legal_move)
+{
+    const char *out = run("moves\n");
+    const char *list = line_after(out, "moves");
+    int n = 0;
+    for (const char *c = list; *c; c++)
+        n += *c == ' ';
+    ck_assert_int_eq(n, 40);
+    ck_assert(strstr(list, " d2c2"));
+}
+END_TEST
+
+START_TEST(go_perft_divides)
+{
+    const char *out = run("go perft 3\n");
+    ck_assert_str_eq(line_after(out, "Nodes searched: "), "39512");
+    /* One line per root move, and the lines add up to the total. */
+    long sum = 0;
+    int lines = 0;
+    for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        char mv[8];
+        long c;
+        if (sscanf(l, "%7[a-g1-7]: %ld", mv, &c) == 2) {
+            sum += c;
+            lines++;
+        }
+    }
+    ck_assert_int_eq(lines, 40);
+    ck_assert_int_eq(sum, 39512);
+}
+END_TEST
+
+START_TEST(go_depth_reports_and_answers_once)
+{
+    const char *out = run("go depth 5\n");
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    const char *info = line_after(out, "info depth 5 ");
+    ck_assert_ptr_nonnull(info);
+    ck_assert(strstr(info, "seldepth "));
+    ck_assert(strstr(info, "score cp "));
+    ck_assert(strstr(info, " nodes "));
+    ck_assert(strstr(info, " nps "));
+    ck_assert(strstr(info, " hashfull "));
+    ck_assert(strstr(info, " time "));
+    ck_assert(strstr(info, " pv "));
+    char move[16];
+    ck_assert_int_eq(sscanf(line_after(out, "bestmove "), "%15s", move), 1);
+    char input[128];
+    snprintf(input, sizeof input, "position startpos moves %s\nd\n", move);
+    ck_assert_int_eq(count_lines_starting(run(input), "info string error"), 0);
+}
+END_TEST
+
+START_TEST(infinite_waits_for_stop)
+{
+    const char *out = run("go infinite\nisready\nstop\nisready\n");
+    ck_assert_int_eq(count_lines_starting(out, "readyok"), 2);
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    /* The bestmove waits for stop: after the first readyok, before the second. */
+    const char *first = strstr(out, "readyok");
+    const char *best = strstr(out, "bestmove ");
+    ck_assert(first && best && first < best);
+    ck_assert_ptr_nonnull(strstr(best, "readyok"));
+}
+END_TEST
+
+START_TEST(clock_and_movetime_searches_answer)
+{
+    const char *out = run("go wtime 2000 btime 2000 winc 10 binc 10\n");
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    out = run("go p1time 500 p2time 500\n");
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    out = run("go movetime 50\n");
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    out = run("go nodes 3000\n");
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+}
+END_TEST
+
+START_TEST(queries)
+{
+    const char *out = run("query gameover\nquery p1turn\nquery result\n");
+    ck_assert_str_eq(out, "response false\nresponse true\nresponse none\n");
+    /* Attackers capture the king: p1 (the attackers) win. */
+    char fen[GAME_FEN_MAX], input[512];
+    bdb_fen(fen, "b2 g2 a6", "e6", "c2", 'a');
+    snprintf(input, sizeof input, "position fen %s moves g2d2\nquery gameover\nquery p1turn\nquery result\n", fen);
+    ck_assert_str_eq(run(input), "response true\nresponse false\nresponse p1win\n");
+    bdb_fen(fen, "d1 d6 f4", "e5", "c1", 'd');
+    snprintf(input, sizeof input, "position fen %s moves c1a1\nquery result\ngo depth 3\n", fen);
+    out = run(input);
+    ck_assert(strstr(out, "response p2win\n") == out);
+    ck_assert(strstr(out, "bestmove (none)\n"));
+    /* Threefold repetition. */
+    bdb_fen(fen, "b6", "c2", "f4", 'a');
+    snprintf(input, sizeof input,
+             "position fen %s moves b6b5 c2c3 b5b6 c3c2 b6b5 c2c3 b5b6 c3c2\nquery result\nmoves\n", fen);
+    ck_assert_str_eq(run(input), "response draw\nmoves\n");
+}
+END_TEST
+
+START_TEST(variant_option_selects_the_game)
+{
+    const char *out = run("setoption name UCI_Variant value brandubh-v2\nd\n");
+    ck_assert(strstr(out, "(version 2)"));
+    ck_assert_str_eq(line_after(out, "Fen: "), "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a");
+    out = run("setoption name Hash value 8\nsetoption name Clear Hash\nsetoption name Move Overhead value 10\nd\n");
+    ck_assert_int_eq(count_lines_starting(out, "info string error"), 0);
+}
+END_TEST
+
+START_TEST(eval_and_bench)
+{
+    const char *out = run("eval\n");
+    ck_assert(strstr(out, "material"));
+    ck_assert(line_after(out, "Evaluation (side to move, attackers): "));
+    out = run("bench 4\n");
+    ck_assert_int_eq(count_lines_starting(out, "info string bench position"), 6);
+    char first[64];
+    snprintf(first, sizeof first, "%s", line_after(out, "Nodes searched  : "));
+    /* run() reuses its buffer: `out` is not read after this. */
+    ck_assert_str_eq(line_after(run("bench 4\n"), "Nodes searched  : "), first);
+}
+END_TEST
+
+/* The real binary, driven through a pipe as a GUI or script would. */
+static const char *shell(const char *cmd)
+{
+    static char buf[1 << 16];
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = 0;
+    pclose(p);
+    return buf;
+}
+
+START_TEST(binary_transcript_and_subcommands)
+{
+    const char *out = shell("printf 'uci\\nposition startpos moves d2c2\\ngo depth 4\\n' | ./denham");
+    ck_assert(strstr(out, "uciok\n"));
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    out = shell("./denham perft brandubh 3");
+    ck_assert_str_eq(line_after(out, "Nodes searched: "), "39512");
+    out = shell("./denham perft brandubh-v2 2 '3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a'");
+    ck_assert_str_eq(line_after(out, "Nodes searched: "), "960");
+    ck_assert_int_eq(system("./denham perft nosuchgame 2 2>/dev/null") >> 8, 2);
+    ck_assert_int_eq(system("./denham frob 2>/dev/null") >> 8, 2);
+    out = shell("./denham bench brandubh 3");
+    ck_assert_ptr_nonnull(line_after(out, "Nodes/second    : "));
+}
+END_TEST
+
+Suite *suite_protocol(void)
+{
+    Suite *s = suite_create("protocol");
+    TCase *tc = tcase_create("transcripts");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, uci_handshake);
+    tcase_add_test(tc, position_and_board);
+    tcase_add_test(tc, bad_input_keeps_the_state);
+    tcase_add_test(tc, moves_lists_every_legal_move);
+    tcase_add_test(tc, go_perft_divides);
+    tcase_add_test(tc, go_depth_reports_and_answers_once);
+    tcase_add_test(tc, infinite_waits_for_stop);
+    tcase_add_test(tc, clock_and_movetime_searches_answer);
+    tcase_add_test(tc, queries);
+    tcase_add_test(tc, variant_option_selects_the_game);
+    tcase_add_test(tc, eval_and_bench);
+    tcase_add_test(tc, binary_transcript_and_subcommands);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,162 @@
+/* test_reference.c: the bitboard Brandubh against the plain reference in
+ * ref_brandubh.c, over many random games in both versions. At every ply the
+ * two must agree on the move set, which moves capture, the noisy subset, the
+ * position after the move and the result; make/unmake and the hash are
+ * checked on the way. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/core/rng.h"
+#include "../engine/games/brandubh.h"
+#include "helpers.h"
+#include "ref_brandubh.h"
+
+#define GAMES 400
+#define MAX_GAME_PLIES 300
+
+static int cmp_str(const void *a, const void *b) { return strcmp(a, b); }
+
+typedef char text_t[GAME_MOVE_TEXT_MAX];
+
+/* Sorted texts of the fast generator's moves, marked '*' when capturing. */
+static int fast_texts(const game_t *g, const position_t *pos, text_t *out, const move_t *moves, int n)
+{
+    for (int i = 0; i < n; i++) {
+        g->move_text(pos, moves[i], out[i], sizeof out[i]);
+        if (moves[i] & MOVE_CAPTURE)
+            strcat(out[i], "*");
+    }
+    qsort(out, (size_t)n, sizeof *out, cmp_str);
+    return n;
+}
+
+static int ref_texts(const ref_move_t *moves, int n, text_t *out)
+{
+    for (int i = 0; i < n; i++) {
+        strcpy(out[i], moves[i].text);
+        if (moves[i].captures)
+            strcat(out[i], "*");
+    }
+    qsort(out, (size_t)n, sizeof *out, cmp_str);
+    return n;
+}
+
+static char fast_result(const game_t *g, const position_t *pos)
+{
+    outcome_t o = g->outcome(pos);
+    if (o.kind == OUTCOME_NONE) return 'n';
+    if (o.kind == OUTCOME_DRAW) return '=';
+    return o.winner == 0 ? 'a' : 'd';
+}
+
+/* The noisy moves must be exactly the captures and the king's moves home. */
+static void check_noisy(const game_t *g, const position_t *pos, const ref_bdb_t *ref)
+{
+    move_t noisy[MAX_MOVES];
+    int n = g->gen_noisy(pos, noisy);
+    ref_move_t all[MAX_MOVES];
+    int m = ref_bdb_moves(ref, all), want = 0;
+    for (int i = 0; i < m; i++) {
+        char piece = ref->sq[all[i].from_r][all[i].from_f];
+        bool home = piece == 'k' && (all[i].to_r == 0 || all[i].to_r == 6) && (all[i].to_f == 0 || all[i].to_f == 6);
+        want += all[i].captures || home;
+    }
+    ck_assert_int_eq(n, want);
+    for (int i = 0; i < n; i++)
+        ck_assert(noisy[i] & MOVE_NOISY);
+}
+
+static void playout(const game_t *g, int version, rng_t *rng)
+{
+    position_t pos;
+    ref_bdb_t ref;
+    g->set_start(&pos);
+    ck_assert(ref_bdb_from_fen(&ref, fen_of(g, &pos), version));
+    static text_t a[MAX_MOVES], b[MAX_MOVES];
+    for (int ply = 0; ply < MAX_GAME_PLIES; ply++) {
+        move_t moves[MAX_MOVES];
+        ref_move_t rmoves[MAX_MOVES];
+        int n = g->gen_moves(&pos, moves);
+        int rn = ref_bdb_moves(&ref, rmoves);
+        ck_assert_int_eq(n, rn);
+        ck_assert_int_eq(g->count_moves(&pos), n);
+        fast_texts(g, &pos, a, moves, n);
+        ref_texts(rmoves, rn, b);
+        for (int i = 0; i < n; i++)
+            ck_assert_str_eq(a[i], b[i]);
+        ck_assert_int_eq(fast_result(g, &pos), ref_bdb_result(&ref));
+        check_noisy(g, &pos, &ref);
+        if (n == 0)
+            return;
+
+        int k = (int)rng_below(rng, (uint32_t)n);
+        position_t before = pos;
+        undo_t u;
+        g->make(&pos, moves[k], &u);
+        position_t after = pos;
+        g->unmake(&pos, moves[k], &u);
+        ck_assert(memcmp(&before, &pos, sizeof pos) == 0);
+        pos = after;
+
+        char text[GAME_MOVE_TEXT_MAX];
+        g->move_text(&before, moves[k], text, sizeof text);
+        for (int i = 0; i < rn; i++)
+            if (strcmp(rmoves[i].text, text) == 0)
+                ref_bdb_play(&ref, &rmoves[i]);
+        char rfen[GAME_FEN_MAX];
+        ref_bdb_to_fen(&ref, rfen);
+        ck_assert_str_eq(fen_of(g, &pos), rfen);
+
+        /* The incremental hash equals the hash of the same position parsed
+         * afresh, and the FEN round-trips exactly. */
+        position_t fresh;
+        load_fen(g, &fresh, rfen);
+        ck_assert(memcmp(&fresh, &pos, sizeof pos) == 0);
+        ck_assert_uint_eq(g->hash(&fresh), g->hash(&pos));
+    }
+}
+
+START_TEST(random_playouts_match_reference)
+{
+    const game_t *g = _i == 0 ? &brandubh_v1 : &brandubh_v2;
+    rng_t rng = {12345u + (uint64_t)_i};
+    for (int game = 0; game < GAMES; game++)
+        playout(g, _i + 1, &rng);
+}
+END_TEST
+
+/* Random games reach many results; make sure the comparison saw them all. */
+START_TEST(playouts_reach_every_result)
+{
+    const game_t *g = _i == 0 ? &brandubh_v1 : &brandubh_v2;
+    rng_t rng = {777u};
+    int seen[4] = {0, 0, 0, 0};
+    for (int game = 0; game < GAMES; game++) {
+        position_t pos;
+        g->set_start(&pos);
+        for (int ply = 0; ply < MAX_GAME_PLIES; ply++) {
+            move_t moves[MAX_MOVES];
+            int n = g->gen_moves(&pos, moves);
+            if (n == 0)
+                break;
+            undo_t u;
+            g->make(&pos, moves[rng_below(&rng, (uint32_t)n)], &u);
+        }
+        char r = fast_result(g, &pos);
+        seen[r == 'a' ? 0 : r == 'd' ? 1 : r == '=' ? 2 : 3]++;
+    }
+    ck_assert_int_gt(seen[0], 0);
+    ck_assert_int_gt(seen[1], 0);
+}
+END_TEST
+
+Suite *suite_reference(void)
+{
+    Suite *s = suite_create("reference");
+    TCase *tc = tcase_create("playouts");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, random_playouts_match_reference, 0, 2);
+    tcase_add_loop_test(tc, playouts_reach_every_result, 0, 2);
+    suite_add_tcase(s, tc);
+    return s;
+}

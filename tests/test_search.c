@@ -1,0 +1,172 @@
+/* test_search.c: the searcher on Brandubh positions with known answers. */
+#include <string.h>
+
+#include "../engine/games/brandubh.h"
+#include "../engine/search/bench.h"
+#include "helpers.h"
+
+static searcher_t *S;
+
+static void setup(void) { S = searcher_new(4); }
+static void teardown(void) { searcher_free(S); }
+
+static search_result_t search_fen(const game_t *g, const char *fen, int depth, const uint64_t *hist, int hist_len)
+{
+    search_request_t req = {0};
+    req.game = g;
+    load_fen(g, &req.root, fen);
+    limits_init(&req.limits);
+    req.limits.depth = depth;
+    req.history = hist;
+    req.history_len = hist_len;
+    searcher_clear(S);
+    search_reset_stop(S);
+    return search_run(S, &req);
+}
+
+static const char *text(const game_t *g, const char *fen, move_t m)
+{
+    static char buf[GAME_MOVE_TEXT_MAX];
+    position_t pos;
+    load_fen(g, &pos, fen);
+    g->move_text(&pos, m, buf, sizeof buf);
+    return buf;
+}
+
+START_TEST(defenders_take_the_open_corner)
+{
+    char fen[GAME_FEN_MAX];
+    bdb_fen(fen, "d1 d6 f4", "e5", "c1", 'd');
+    search_result_t r = search_fen(&brandubh_v1, fen, 4, NULL, 0);
+    ck_assert_str_eq(text(&brandubh_v1, fen, r.best), "c1a1");
+    int moves;
+    ck_assert(search_score_is_mate(r.score, &moves));
+    ck_assert_int_eq(moves, 1);
+}
+END_TEST
+
+START_TEST(attackers_capture_the_king)
+{
+    char fen[GAME_FEN_MAX];
+    bdb_fen(fen, "b2 g2 a6", "e6", "c2", 'a');
+    search_result_t r = search_fen(&brandubh_v1, fen, 3, NULL, 0);
+    ck_assert_str_eq(text(&brandubh_v1, fen, r.best), "g2d2");
+    int moves;
+    ck_assert(search_score_is_mate(r.score, &moves));
+    ck_assert_int_eq(moves, 1);
+}
+END_TEST
+
+/* The king on c1 sees a1; the attackers must shut b1 or lose at once. */
+START_TEST(attackers_block_the_escape)
+{
+    const game_t *g = &brandubh_v1;
+    char fen[GAME_FEN_MAX];
+    bdb_fen(fen, "d1 b4 d6 f5", "e5", "c1", 'a');
+    search_result_t r = search_fen(g, fen, 5, NULL, 0);
+    ck_assert_int_gt(r.score, -SCORE_WIN_BOUND);
+    position_t pos;
+    load_fen(g, &pos, fen);
+    undo_t u;
+    g->make(&pos, r.best, &u);
+    move_t replies[MAX_MOVES];
+    int n = g->gen_moves(&pos, replies);
+    for (int i = 0; i < n; i++) {
+        position_t after = pos;
+        g->make(&after, replies[i], &u);
+        outcome_t o;
+        ck_assert(!(g->decided(&after, &o) && o.winner == 1));
+    }
+}
+END_TEST
+
+/* The defenders lose by force unless they repeat a position the game has
+ * seen: with that history the search must choose the repetition. */
+START_TEST(search_honours_repetition_in_history)
+{
+    const game_t *g = &brandubh_v1;
+    char fen[GAME_FEN_MAX];
+    bdb_fen(fen, "c4 e4 d5 d1 a3 g3", "d3", "d4", 'd');
+    search_result_t lost = search_fen(g, fen, 4, NULL, 0);
+    ck_assert_int_le(lost.score, -SCORE_WIN_BOUND);
+
+    position_t pos;
+    load_fen(g, &pos, fen);
+    play(g, &pos, "d3c3");
+    uint64_t hist[1] = {g->hash(&pos)};
+    search_result_t saved = search_fen(g, fen, 4, hist, 1);
+    ck_assert_str_eq(text(g, fen, saved.best), "d3c3");
+    ck_assert_int_eq(saved.score, SCORE_DRAW);
+}
+END_TEST
+
+START_TEST(node_limit_is_kept)
+{
+    search_request_t req = {0};
+    req.game = &brandubh_v1;
+    brandubh_v1.set_start(&req.root);
+    limits_init(&req.limits);
+    req.limits.nodes = 5000;
+    searcher_clear(S);
+    search_reset_stop(S);
+    search_result_t r = search_run(S, &req);
+    ck_assert(r.best != MOVE_NONE);
+    ck_assert_uint_le(r.nodes, 5000 + 1024);
+    ck_assert_uint_ge(r.nodes, 5000);
+}
+END_TEST
+
+START_TEST(stop_before_start_still_gives_a_legal_move)
+{
+    search_request_t req = {0};
+    req.game = &brandubh_v1;
+    brandubh_v1.set_start(&req.root);
+    limits_init(&req.limits);
+    req.limits.infinite = true;
+    searcher_clear(S);
+    search_reset_stop(S);
+    search_stop(S);
+    search_result_t r = search_run(S, &req);
+    char t[GAME_MOVE_TEXT_MAX];
+    brandubh_v1.move_text(&req.root, r.best, t, sizeof t);
+    ck_assert(brandubh_v1.parse_move(&req.root, t) == r.best);
+}
+END_TEST
+
+START_TEST(no_move_at_a_finished_game)
+{
+    char fen[GAME_FEN_MAX];
+    bdb_fen(fen, "d1", "e5", "a1", 'a');
+    search_result_t r = search_fen(&brandubh_v1, fen, 3, NULL, 0);
+    ck_assert_uint_eq(r.best, MOVE_NONE);
+}
+END_TEST
+
+START_TEST(bench_is_deterministic)
+{
+    bench_result_t a, b;
+    ck_assert(bench_run(&brandubh_v1, S, 5, NULL, NULL, &a));
+    ck_assert(bench_run(&brandubh_v1, S, 5, NULL, NULL, &b));
+    ck_assert_uint_gt(a.nodes, 0);
+    ck_assert_uint_eq(a.nodes, b.nodes);
+    ck_assert_int_eq(a.positions, 6);
+}
+END_TEST
+
+Suite *suite_search(void)
+{
+    Suite *s = suite_create("search");
+    TCase *tc = tcase_create("search");
+    tcase_set_timeout(tc, 120);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, defenders_take_the_open_corner);
+    tcase_add_test(tc, attackers_capture_the_king);
+    tcase_add_test(tc, attackers_block_the_escape);
+    tcase_add_test(tc, search_honours_repetition_in_history);
+    tcase_add_test(tc, node_limit_is_kept);
+    tcase_add_test(tc, stop_before_start_still_gives_a_legal_move);
+    tcase_add_test(tc, no_move_at_a_finished_game);
+    tcase_add_test(tc, bench_is_deterministic);
+    suite_add_tcase(s, tc);
+    return s;
+}
