@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../engine/core/perft.h"
 #include "../engine/core/rng.h"
 #include "../engine/games/brandubh.h"
 #include "helpers.h"
@@ -150,6 +151,37 @@ START_TEST(playouts_reach_every_result)
 }
 END_TEST
 
+static uint64_t ref_perft(const ref_bdb_t *b, int depth)
+{
+    if (depth == 0)
+        return 1;
+    ref_move_t moves[MAX_MOVES];
+    int n = ref_bdb_moves(b, moves);
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        ref_bdb_t next = *b;
+        ref_bdb_play(&next, &moves[i]);
+        total += ref_perft(&next, depth - 1);
+    }
+    return total;
+}
+
+/* Perft of the fast generator equals the reference's on every bench
+ * position and the start position. */
+START_TEST(perft_matches_reference)
+{
+    const game_t *g = _i == 0 ? &brandubh_v1 : &brandubh_v2;
+    for (int i = 0; g->bench_fens[i]; i++) {
+        position_t pos;
+        ref_bdb_t ref;
+        load_fen(g, &pos, g->bench_fens[i]);
+        ck_assert(ref_bdb_from_fen(&ref, g->bench_fens[i], _i + 1));
+        for (int d = 1; d <= 3; d++)
+            ck_assert_uint_eq(perft(g, &pos, d), ref_perft(&ref, d));
+    }
+}
+END_TEST
+
 Suite *suite_reference(void)
 {
     Suite *s = suite_create("reference");
@@ -157,6 +189,7 @@ Suite *suite_reference(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, random_playouts_match_reference, 0, 2);
     tcase_add_loop_test(tc, playouts_reach_every_result, 0, 2);
+    tcase_add_loop_test(tc, perft_matches_reference, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

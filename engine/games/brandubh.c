@@ -38,6 +38,7 @@ typedef struct bdb {
 
 _Static_assert(sizeof(bdb_t) <= GAME_POS_BYTES, "position fits");
 
+static int8_t neighbour[N_SQ][4]; /* step(sq, dir), precomputed for make */
 static bb64_t rank_reach[N_SQ][128];
 static bb64_t file_reach[N_SQ][128];
 static uint64_t zobrist_piece[3][N_SQ];
@@ -79,6 +80,9 @@ static int step(int sq, int dir)
 
 static void init_tables(void)
 {
+    for (int sq = 0; sq < N_SQ; sq++)
+        for (int d = 0; d < 4; d++)
+            neighbour[sq][d] = (int8_t)step(sq, d);
     for (int sq = 0; sq < N_SQ; sq++) {
         int f = sq_file(sq), r = sq_rank(sq);
         for (int occ = 0; occ < 128; occ++) {
@@ -182,10 +186,10 @@ static bb64_t captures_at(const bdb_t *b, int side, int to)
     bb64_t a = anvils(b, side);
     bb64_t taken = 0;
     for (int d = 0; d < 4; d++) {
-        int n = step(to, d);
+        int n = neighbour[to][d];
         if (n < 0)
             continue;
-        int far = step(n, d);
+        int far = neighbour[n][d];
         if ((victims & bb_bit(n)) && far >= 0 && (a & bb_bit(far)))
             taken |= bb_bit(n);
         if (side == SIDE_ATT && (b->king & bb_bit(n)) && king_taken_from(b, b->att, d))
@@ -339,7 +343,7 @@ static outcome_t bdb_outcome(const position_t *pos)
 
 enum {
     VAL_ATTACKER = 100,
-    VAL_DEFENDER = 160,
+    VAL_DEFENDER = 200, /* four of them balance eight attackers */
     MOBILITY = 3,
     KING_MOBILITY = 4,
     ROUTE_NOW_DEF_TO_MOVE = 2000, /* king walks home next move */
@@ -347,7 +351,7 @@ enum {
     ROUTE_SINGLE = 120,           /* forces the attackers to block */
     ROUTE_TWO_MOVES = 25,
     KING_PRESSURE = 30,
-    APPROACH_BLOCKED = 15,
+    APPROACH_BLOCKED = 10,
     CORNER_GUARD = 10,
 };
 

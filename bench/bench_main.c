@@ -1,0 +1,139 @@
+/*
+ * bench_main.c: `make bench`. Checks the perft suite in bench/perft.txt,
+ * then measures, on one thread:
+ *   - perft speed: Brandubh start position, perft 5, best of three runs;
+ *   - search speed: the `bench` positions of each Brandubh version.
+ * Figures, not tests: nothing here fails on speed, only on wrong counts.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/core/perft.h"
+#include "../engine/core/timeman.h"
+#include "../engine/core/variants.h"
+#include "../engine/search/bench.h"
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+        *--e = 0;
+    return s;
+}
+
+/* Checks every line of the suite; returns the number of wrong counts. */
+static int perft_suite(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "bench: cannot open %s\n", path);
+        return 1;
+    }
+    char line[1024];
+    int wrong = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        char *name = strtok(line, "|"), *fen = strtok(NULL, "|"), *counts = strtok(NULL, "|");
+        if (!name || !fen || !counts) {
+            fprintf(stderr, "bench: malformed suite line\n");
+            wrong++;
+            continue;
+        }
+        const game_t *g = variants_find(trim(name));
+        position_t pos;
+        char err[160];
+        if (!g || !g->parse_fen(&pos, trim(fen), err, sizeof err)) {
+            fprintf(stderr, "bench: bad variant or FEN in suite: %s\n", fen);
+            wrong++;
+            continue;
+        }
+        int depth = 1;
+        for (char *c = strtok(counts, " \t\n"); c; c = strtok(NULL, " \t\n"), depth++) {
+            unsigned long long want = strtoull(c, NULL, 10), got = perft(g, &pos, depth);
+            printf("perft %-12s depth %d: %12llu %s\n", g->name, depth, got, got == want ? "ok" : "WRONG");
+            if (got != want) {
+                printf("  expected %llu for %s\n", want, fen);
+                wrong++;
+            }
+        }
+    }
+    fclose(f);
+    return wrong;
+}
+
+/* Perft that makes and unmakes every move, leaves included: the speed of
+ * make/unmake itself, which bulk counting at the last ply skips. */
+static uint64_t perft_made(const game_t *g, position_t *pos, int depth)
+{
+    if (depth == 0)
+        return 1;
+    move_t moves[MAX_MOVES];
+    int n = g->gen_moves(pos, moves);
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        undo_t u;
+        g->make(pos, moves[i], &u);
+        total += perft_made(g, pos, depth - 1);
+        g->unmake(pos, moves[i], &u);
+    }
+    return total;
+}
+
+static void perft_speed(const game_t *g, int depth, bool bulk)
+{
+    position_t pos;
+    g->set_start(&pos);
+    int64_t best = -1;
+    uint64_t nodes = 0;
+    for (int run = 0; run < 3; run++) {
+        int64_t t0 = timeman_now_ms();
+        nodes = bulk ? perft(g, &pos, depth) : perft_made(g, &pos, depth);
+        int64_t t = timeman_now_ms() - t0;
+        if (best < 0 || t < best)
+            best = t;
+    }
+    printf("perft speed %s depth %d, %s: %llu leaves in %lld ms, %.1f M leaves/s (best of 3)\n", g->name,
+           depth, bulk ? "bulk-counted last ply" : "every leaf made", (unsigned long long)nodes, (long long)best, (double)nodes / (double)(best > 0 ? best : 1) / 1000.0);
+}
+
+static void search_speed(const game_t *g, searcher_t *s)
+{
+    bench_result_t best = {0, 0, -1};
+    for (int run = 0; run < 3; run++) {
+        bench_result_t r;
+        if (!bench_run(g, s, 0, NULL, NULL, &r))
+            return;
+        if (best.time_ms < 0 || r.time_ms < best.time_ms)
+            best = r;
+    }
+    int64_t t = best.time_ms > 0 ? best.time_ms : 1;
+    printf("search bench %s depth %d: %llu nodes in %lld ms, %.2f M nodes/s (best of 3)\n", g->name,
+           g->bench_depth, (unsigned long long)best.nodes, (long long)best.time_ms,
+           (double)best.nodes / (double)t / 1000.0);
+}
+
+int main(int argc, char **argv)
+{
+    int wrong = perft_suite(argc > 1 ? argv[1] : "bench/perft.txt");
+    if (wrong) {
+        printf("%d perft counts are wrong\n", wrong);
+        return 1;
+    }
+    searcher_t *s = searcher_new(16);
+    if (!s)
+        return 1;
+    const char *games[] = {"brandubh", "brandubh-v2"};
+    for (int i = 0; i < 2; i++) {
+        perft_speed(variants_find(games[i]), 5, true);
+        perft_speed(variants_find(games[i]), 5, false);
+    }
+    for (int i = 0; i < 2; i++)
+        search_speed(variants_find(games[i]), s);
+    searcher_free(s);
+    return 0;
+}
