@@ -7,7 +7,7 @@ LDLIBS  := -lpthread
 
 LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/search/*.c) protocol/protocol.c
 TEST_SRC := $(wildcard tests/*.c)
-BENCH_SRC := $(wildcard bench/*.c)
+MATCH_SRC := bench/match.c bench/engine_proc.c bench/stats.c
 
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt)
@@ -20,7 +20,7 @@ SAN_OBJ  := $(LIB_SRC:%.c=build/san/%.o)
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 .PHONY: all test sanitize bench clean
-all: denham
+all: denham denham-match
 
 denham: $(REL_OBJ) build/rel/protocol/main.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -37,26 +37,30 @@ build/san/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(SANFLAGS) $(CHECK_CFLAGS) -MMD -MP -c -o $@ $<
 
-build/test_denham: $(DBG_OBJ) $(TEST_SRC:%.c=build/dbg/%.o)
-	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+denham-match: $(REL_OBJ) $(MATCH_SRC:%.c=build/rel/%.o) build/rel/bench/match_main.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lm
 
-build/test_denham_san: $(SAN_OBJ) $(TEST_SRC:%.c=build/san/%.o)
-	$(CC) $(SANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+# The tests link the match runner's statistics and process code too.
+build/test_denham: $(DBG_OBJ) $(MATCH_SRC:%.c=build/dbg/%.o) $(TEST_SRC:%.c=build/dbg/%.o)
+	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS) -lm
 
-build/bench_denham: $(REL_OBJ) $(BENCH_SRC:%.c=build/rel/%.o)
+build/test_denham_san: $(SAN_OBJ) $(MATCH_SRC:%.c=build/san/%.o) $(TEST_SRC:%.c=build/san/%.o)
+	$(CC) $(SANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS) -lm
+
+build/bench_denham: $(REL_OBJ) build/rel/bench/bench_main.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-# The protocol transcript tests drive the real binary, so `test` builds it.
-test: build/test_denham denham
+# The transcript and match tests drive the real binaries, so `test` builds them.
+test: build/test_denham denham denham-match
 	./build/test_denham
 
-sanitize: build/test_denham_san denham
+sanitize: build/test_denham_san denham denham-match
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/test_denham_san
 
 bench: build/bench_denham denham
 	./build/bench_denham
 
 clean:
-	rm -rf build denham
+	rm -rf build denham denham-match
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -3,6 +3,7 @@
 #include "protocol.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@ typedef struct engine {
     int overhead_ms;
     /* The running search, if any. */
     bool searching;
+    atomic_bool search_finished; /* set by the search thread after its bestmove */
     pthread_t thread;
     search_request_t req;
     uint64_t req_history[RECORD_MAX_PLIES + 1];
@@ -130,6 +132,7 @@ static void *search_thread(void *arg)
     const game_t *g = e->req.game;
     if (r.best == MOVE_NONE) {
         say(e, "bestmove (none)");
+        atomic_store(&e->search_finished, true);
         return NULL;
     }
     char best[GAME_MOVE_TEXT_MAX], ponder[GAME_MOVE_TEXT_MAX];
@@ -143,6 +146,7 @@ static void *search_thread(void *arg)
     } else {
         say(e, "bestmove %s", best);
     }
+    atomic_store(&e->search_finished, true);
     return NULL;
 }
 
@@ -232,60 +236,14 @@ static void cmd_setoption(engine_t *e, const tokens_t *tk)
     }
 }
 
-/* Plays move texts on r; on an illegal one reports it and returns false. */
-static bool play_moves(engine_t *e, record_t *r, const tokens_t *tk, int from)
-{
-    for (int i = from; i < tk->n; i++) {
-        move_t moves[MAX_MOVES];
-        if (record_legal_moves(r, moves) == 0) {
-            ERROR(e, "move '%s': the game is already over", tk->t[i]);
-            return false;
-        }
-        move_t m = e->game->parse_move(&r->pos, tk->t[i]);
-        if (m == MOVE_NONE) {
-            ERROR(e, "illegal move '%s'", tk->t[i]);
-            return false;
-        }
-        if (!record_play(r, m)) {
-            ERROR(e, "too many moves (at most %d)", RECORD_MAX_PLIES);
-            return false;
-        }
-    }
-    return true;
-}
-
 /* position startpos|fen <fen> [moves m1 m2 ...]; the old state stays on error. */
-static void cmd_position(engine_t *e, const tokens_t *tk)
+static void cmd_position(engine_t *e, const char *args)
 {
     static record_t scratch; /* one command at a time: the main thread only */
-    position_t pos;
-    int i = 1;
-    if (i < tk->n && strcmp(tk->t[i], "startpos") == 0) {
-        e->game->set_start(&pos);
-        i++;
-    } else if (i < tk->n && strcmp(tk->t[i], "fen") == 0) {
-        int end = ++i;
-        while (end < tk->n && strcmp(tk->t[end], "moves") != 0)
-            end++;
-        char fen[GAME_FEN_MAX * 2], err[160];
-        join_tokens(tk, i, end, fen, sizeof fen);
-        if (!e->game->parse_fen(&pos, fen, err, sizeof err)) {
-            ERROR(e, "bad FEN '%s': %s", fen, err);
-            return;
-        }
-        i = end;
-    } else {
-        ERROR(e, "usage: position startpos|fen <fen> [moves <move>...]");
+    char err[GAME_FEN_MAX + 200];
+    if (!record_setup(&scratch, e->game, args, err, sizeof err)) {
+        ERROR(e, "%s", err);
         return;
-    }
-    record_init(&scratch, e->game, &pos);
-    if (i < tk->n) {
-        if (strcmp(tk->t[i], "moves") != 0) {
-            ERROR(e, "expected 'moves', got '%s'", tk->t[i]);
-            return;
-        }
-        if (!play_moves(e, &scratch, tk, i + 1))
-            return;
     }
     *e->rec = scratch;
 }
@@ -393,6 +351,7 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
         return;
     }
     search_reset_stop(e->searcher);
+    atomic_store(&e->search_finished, false);
     if (pthread_create(&e->thread, NULL, search_thread, e) != 0) {
         ERROR(e, "cannot start the search thread");
         return;
@@ -506,9 +465,13 @@ static void cmd_query(engine_t *e, const tokens_t *tk)
     }
 }
 
-/* Runs one command line; false for quit. */
-static bool dispatch(engine_t *e, tokens_t *tk)
+/* Runs one command line; false for quit. `rest` is the untokenised text
+ * after the command word. */
+static bool dispatch(engine_t *e, tokens_t *tk, const char *rest)
 {
+    /* A search that has answered is over: it no longer blocks `go`. */
+    if (e->searching && atomic_load(&e->search_finished))
+        join_search(e, false);
     if (tk->n == 0)
         return true;
     const char *c = tk->t[0];
@@ -524,7 +487,7 @@ static bool dispatch(engine_t *e, tokens_t *tk)
         searcher_clear(e->searcher);
         reset_game(e);
     } else if (strcmp(c, "setoption") == 0) cmd_setoption(e, tk);
-    else if (strcmp(c, "position") == 0) cmd_position(e, tk);
+    else if (strcmp(c, "position") == 0) cmd_position(e, rest);
     else if (strcmp(c, "go") == 0) cmd_go(e, tk);
     else if (strcmp(c, "d") == 0) cmd_board(e);
     else if (strcmp(c, "moves") == 0) cmd_moves(e);
@@ -571,10 +534,26 @@ int protocol_run(FILE *in, FILE *out)
     char *line = NULL;
     size_t cap = 0;
     bool running = true;
+    char *copy = NULL;
+    size_t copy_cap = 0;
     while (running && getline(&line, &cap, in) >= 0) {
+        size_t n = strlen(line) + 1;
+        if (n > copy_cap) {
+            char *grown = realloc(copy, n);
+            if (!grown)
+                break;
+            copy = grown;
+            copy_cap = n;
+        }
+        memcpy(copy, line, n);
         tokenize(line, &tk);
-        running = dispatch(e, &tk);
+        /* The text after the command word, for commands that parse it whole. */
+        const char *rest = "";
+        if (tk.n > 0)
+            rest = copy + (tk.t[0] - line) + strlen(tk.t[0]);
+        running = dispatch(e, &tk, rest);
     }
+    free(copy);
     /* End of input: let a finite search answer, stop an infinite one. */
     if (running && e->searching)
         join_search(e, e->req.limits.infinite);

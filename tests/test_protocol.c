@@ -270,6 +270,17 @@ START_TEST(binary_transcript_and_subcommands)
 }
 END_TEST
 
+/* A search that ended by itself does not block the next one: each `go`
+ * here is sent after the previous answer, as a GUI would. */
+START_TEST(consecutive_searches)
+{
+    const char *out = shell("(printf 'go depth 3\\n'; sleep 0.5; printf 'position startpos moves d2c2\\ngo depth 3\\n';"
+                            " sleep 0.5; printf 'go nodes 2000\\n') | ./denham");
+    ck_assert_int_eq(count_lines_starting(out, "info string error"), 0);
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 3);
+}
+END_TEST
+
 Suite *suite_protocol(void)
 {
     Suite *s = suite_create("protocol");
@@ -281,6 +292,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, moves_lists_every_legal_move);
     tcase_add_test(tc, go_perft_divides);
     tcase_add_test(tc, go_depth_reports_and_answers_once);
+    tcase_add_test(tc, consecutive_searches);
     tcase_add_test(tc, infinite_waits_for_stop);
     tcase_add_test(tc, clock_and_movetime_searches_answer);
     tcase_add_test(tc, queries);

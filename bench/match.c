@@ -1,0 +1,481 @@
+/* match.c: the tournament loop, the referee and the bookkeeping. */
+#define _POSIX_C_SOURCE 200809L
+#include "match.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/core/record.h"
+#include "../engine/core/rng.h"
+#include "../engine/core/timeman.h"
+#include "engine_proc.h"
+
+#define HANDSHAKE_MS 10000
+#define OPENING_TEXT 8192
+#define GAME_TEXT (RECORD_MAX_PLIES * 8 + OPENING_TEXT)
+
+typedef struct game_result {
+    int winner_seat; /* -1: draw */
+    char reason[96];
+    int loser_engine; /* for forfeits: the engine that lost, else -1 */
+    int forfeit;      /* 0 none, 1 time, 2 illegal, 3 crash */
+} game_result_t;
+
+typedef struct shared {
+    const match_cfg_t *cfg;
+    FILE *out;
+    FILE *games_file;
+    char (*openings)[OPENING_TEXT];
+    int n_openings;
+    pthread_mutex_t lock;
+    int next_game;
+    int total_games;
+    bool stop;
+    /* Per game: +1 engines[0] won, 0 draw, -1 lost, 2 not finished. */
+    signed char *score;
+    match_summary_t sum;
+} shared_t;
+
+typedef struct worker {
+    shared_t *sh;
+    eproc_t eng[2];
+    record_t rec;
+    int opening_plies; /* -1 until the opening is set up */
+    char line[EPROC_LINE_MAX];
+    char text[GAME_TEXT];
+} worker_t;
+
+/* ---- openings ---- */
+
+static bool random_opening(const game_t *g, int plies, uint64_t seed, char *out, size_t len)
+{
+    static record_t r; /* openings are made before the workers start */
+    rng_t rng = {seed};
+    for (int attempt = 0; attempt < 1000; attempt++) {
+        position_t start;
+        g->set_start(&start);
+        record_init(&r, g, &start);
+        bool ok = true;
+        for (int i = 0; i < plies && ok; i++) {
+            move_t moves[MAX_MOVES];
+            int n = record_legal_moves(&r, moves);
+            ok = n > 0 && record_play(&r, moves[rng_below(&rng, (uint32_t)n)]);
+        }
+        if (ok && record_outcome(&r).kind == OUTCOME_NONE) {
+            snprintf(out, len, "startpos");
+            if (plies > 0)
+                record_moves_text(&r, out, len);
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool load_openings(shared_t *sh)
+{
+    const match_cfg_t *cfg = sh->cfg;
+    int pairs = sh->total_games / 2;
+    if (!cfg->openings_file) {
+        sh->openings = calloc((size_t)pairs, sizeof *sh->openings);
+        if (!sh->openings)
+            return false;
+        for (int i = 0; i < pairs; i++) {
+            rng_t mix = {cfg->seed * 1000003u + (uint64_t)i};
+            if (!random_opening(cfg->game, cfg->random_plies, rng_next(&mix), sh->openings[i], OPENING_TEXT)) {
+                fprintf(stderr, "match: cannot find a random opening of %d plies\n", cfg->random_plies);
+                return false;
+            }
+        }
+        sh->n_openings = pairs;
+        return true;
+    }
+    FILE *f = fopen(cfg->openings_file, "r");
+    if (!f) {
+        fprintf(stderr, "match: cannot open openings file %s\n", cfg->openings_file);
+        return false;
+    }
+    static record_t check;
+    char line[OPENING_TEXT];
+    int cap = 0, lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = 0;
+        if (!line[0] || line[0] == '#')
+            continue;
+        char err[GAME_FEN_MAX + 200];
+        if (!record_setup(&check, cfg->game, line, err, sizeof err)) {
+            fprintf(stderr, "match: %s line %d: %s\n", cfg->openings_file, lineno, err);
+            fclose(f);
+            return false;
+        }
+        if (sh->n_openings == cap) {
+            cap = cap ? cap * 2 : 64;
+            void *grown = realloc(sh->openings, (size_t)cap * sizeof *sh->openings);
+            if (!grown) {
+                fclose(f);
+                return false;
+            }
+            sh->openings = grown;
+        }
+        snprintf(sh->openings[sh->n_openings++], OPENING_TEXT, "%s", line);
+    }
+    fclose(f);
+    if (sh->n_openings == 0) {
+        fprintf(stderr, "match: no openings in %s\n", cfg->openings_file);
+        return false;
+    }
+    return true;
+}
+
+/* ---- engines ---- */
+
+static bool engine_ready(worker_t *w, int e)
+{
+    eproc_t *p = &w->eng[e];
+    return eproc_send(p, "isready") &&
+           eproc_wait_for(p, "readyok", w->line, sizeof w->line, timeman_now_ms() + HANDSHAKE_MS) == EPROC_LINE;
+}
+
+/* Starts engine e if it is not running: handshake, variant, options. */
+static bool engine_up(worker_t *w, int e)
+{
+    const match_cfg_t *cfg = w->sh->cfg;
+    const engine_cfg_t *ec = &cfg->engines[e];
+    eproc_t *p = &w->eng[e];
+    if (p->pid)
+        return true;
+    if (!eproc_start(p, ec->cmd, cfg->log_path))
+        return false;
+    char buf[512];
+    bool ok = eproc_send(p, "ugi") &&
+              eproc_wait_for(p, "ugiok", w->line, sizeof w->line, timeman_now_ms() + HANDSHAKE_MS) == EPROC_LINE;
+    snprintf(buf, sizeof buf, "setoption name UCI_Variant value %s", cfg->game->name);
+    ok = ok && eproc_send(p, buf);
+    for (int i = 0; ok && i < ec->n_options; i++) {
+        snprintf(buf, sizeof buf, "setoption name %s value %s", ec->option_name[i], ec->option_value[i]);
+        ok = eproc_send(p, buf);
+    }
+    ok = ok && engine_ready(w, e);
+    if (!ok)
+        eproc_kill(p);
+    return ok;
+}
+
+/* ---- one game ---- */
+
+static void forfeit(game_result_t *r, int seat_of_loser, int engine, int kind, const char *why)
+{
+    r->winner_seat = 1 - seat_of_loser;
+    r->loser_engine = engine;
+    r->forfeit = kind;
+    snprintf(r->reason, sizeof r->reason, "%s", why);
+}
+
+static void go_command(const match_cfg_t *cfg, const int *seat_engine, const long long *clock, int seat, char *buf,
+                       size_t len)
+{
+    const limit_t *l = &cfg->engines[seat_engine[seat]].limit;
+    switch (l->kind) {
+    case LIMIT_DEPTH: snprintf(buf, len, "go depth %lld", l->value); break;
+    case LIMIT_NODES: snprintf(buf, len, "go nodes %lld", l->value); break;
+    case LIMIT_MOVETIME: snprintf(buf, len, "go movetime %lld", l->value); break;
+    case LIMIT_CLOCK: {
+        size_t n = (size_t)snprintf(buf, len, "go");
+        for (int s = 0; s < cfg->game->players && s < 2; s++) {
+            const limit_t *ls = &cfg->engines[seat_engine[s]].limit;
+            n += (size_t)snprintf(buf + n, len - n, " p%dtime %lld p%dinc %lld", s + 1, clock[s] > 0 ? clock[s] : 0,
+                                  s + 1, ls->inc_ms);
+        }
+        break;
+    }
+    }
+}
+
+/* The opening text with the record's game moves appended. */
+static void position_text(worker_t *w, const char *opening, int opening_plies)
+{
+    snprintf(w->text, sizeof w->text, "%s", opening);
+    if (w->rec.plies == opening_plies)
+        return;
+    size_t n = strlen(w->text);
+    position_t pos = w->rec.start;
+    undo_t u;
+    for (int i = 0; i < opening_plies; i++)
+        w->rec.game->make(&pos, w->rec.moves[i], &u);
+    if (!strstr(opening, " moves"))
+        n += (size_t)snprintf(w->text + n, sizeof w->text - n, " moves");
+    for (int i = opening_plies; i < w->rec.plies && n < sizeof w->text; i++) {
+        char mv[GAME_MOVE_TEXT_MAX];
+        w->rec.game->move_text(&pos, w->rec.moves[i], mv, sizeof mv);
+        w->rec.game->make(&pos, w->rec.moves[i], &u);
+        n += (size_t)snprintf(w->text + n, sizeof w->text - n, " %s", mv);
+    }
+}
+
+/* Asks the engine in `seat` for a move; fills r and returns false when the
+ * game ends by forfeit. */
+static bool ask_move(worker_t *w, const int *seat_engine, long long *clock, int seat, const char *opening,
+                     int opening_plies, game_result_t *r, move_t *move)
+{
+    const match_cfg_t *cfg = w->sh->cfg;
+    int e = seat_engine[seat];
+    eproc_t *p = &w->eng[e];
+    const limit_t *l = &cfg->engines[e].limit;
+    char cmd[512];
+    position_text(w, opening, opening_plies);
+    char *full = malloc(strlen(w->text) + 16);
+    if (!full)
+        return false;
+    sprintf(full, "position %s", w->text);
+    go_command(cfg, seat_engine, clock, seat, cmd, sizeof cmd);
+    bool ok = eproc_send(p, full) && eproc_send(p, cmd);
+    free(full);
+    int64_t start = timeman_now_ms();
+    long long allowed = l->kind == LIMIT_CLOCK      ? clock[seat] + cfg->time_margin_ms
+                        : l->kind == LIMIT_MOVETIME ? l->value + cfg->time_margin_ms
+                                                    : -1;
+    int64_t deadline = start + (allowed >= 0 ? allowed : 0) + cfg->hang_ms;
+    int got = ok ? eproc_wait_for(p, "bestmove", w->line, sizeof w->line, deadline) : EPROC_EOF;
+    long long used = timeman_now_ms() - start;
+    if (got == EPROC_EOF) {
+        eproc_kill(p);
+        forfeit(r, seat, e, 3, "crash (engine died)");
+        return false;
+    }
+    if (got == EPROC_TIMEOUT) {
+        eproc_kill(p);
+        forfeit(r, seat, e, 1, "time forfeit (no answer, engine killed)");
+        return false;
+    }
+    if (allowed >= 0 && used > allowed) {
+        forfeit(r, seat, e, 1, "time forfeit");
+        return false;
+    }
+    if (l->kind == LIMIT_CLOCK)
+        clock[seat] += l->inc_ms - used;
+    char text[64] = "";
+    sscanf(w->line + 8, "%63s", text);
+    *move = cfg->game->parse_move(&w->rec.pos, text);
+    if (*move == MOVE_NONE) {
+        char why[96];
+        snprintf(why, sizeof why, "illegal move '%.60s'", text);
+        forfeit(r, seat, e, 2, why);
+        return false;
+    }
+    return true;
+}
+
+static void play_moves(worker_t *w, int index, game_result_t *r);
+
+/* Plays game `index`; afterwards w->text holds its whole position command. */
+static void play_game(worker_t *w, int index, game_result_t *r)
+{
+    const char *opening = w->sh->openings[(index / 2) % w->sh->n_openings];
+    w->opening_plies = -1;
+    play_moves(w, index, r);
+    if (w->opening_plies >= 0)
+        position_text(w, opening, w->opening_plies);
+    else
+        snprintf(w->text, sizeof w->text, "%s", opening);
+}
+
+static void play_moves(worker_t *w, int index, game_result_t *r)
+{
+    shared_t *sh = w->sh;
+    const match_cfg_t *cfg = sh->cfg;
+    const game_t *g = cfg->game;
+    /* Each opening twice, engines swapping seats. */
+    int seat_engine[2] = {index % 2, 1 - index % 2};
+    const char *opening = sh->openings[(index / 2) % sh->n_openings];
+    *r = (game_result_t){-1, "", -1, 0};
+    for (int s = 0; s < 2; s++) {
+        int e = seat_engine[s];
+        bool up = engine_up(w, e);
+        up = up && eproc_send(&w->eng[e], "uginewgame") && engine_ready(w, e);
+        if (!up) {
+            eproc_kill(&w->eng[e]);
+            forfeit(r, s, e, 3, "crash (engine failed to start)");
+            return;
+        }
+    }
+    char err[GAME_FEN_MAX + 200];
+    if (!record_setup(&w->rec, g, opening, err, sizeof err)) {
+        snprintf(r->reason, sizeof r->reason, "bad opening: %.80s", err);
+        return;
+    }
+    int opening_plies = w->opening_plies = w->rec.plies;
+    long long clock[2];
+    for (int s = 0; s < 2; s++)
+        clock[s] = cfg->engines[seat_engine[s]].limit.value;
+    for (;;) {
+        outcome_t o = record_outcome(&w->rec);
+        if (o.kind != OUTCOME_NONE) {
+            r->winner_seat = o.kind == OUTCOME_WIN ? o.winner : -1;
+            snprintf(r->reason, sizeof r->reason, "%s", o.reason);
+            return;
+        }
+        if (cfg->max_plies && w->rec.plies - opening_plies >= cfg->max_plies) {
+            snprintf(r->reason, sizeof r->reason, "ply limit (adjudicated draw)");
+            return;
+        }
+        int seat = g->to_move(&w->rec.pos);
+        move_t m;
+        if (!ask_move(w, seat_engine, clock, seat, opening, opening_plies, r, &m))
+            return;
+        if (!record_play(&w->rec, m)) {
+            snprintf(r->reason, sizeof r->reason, "game too long (adjudicated draw)");
+            return;
+        }
+    }
+}
+
+/* ---- bookkeeping ---- */
+
+static void print_progress(shared_t *sh, int index, const int *seat_engine, const game_result_t *r)
+{
+    const match_cfg_t *cfg = sh->cfg;
+    elo_estimate_t e = stats_elo(sh->sum.wdl);
+    const char *res = r->winner_seat == 0 ? "1-0" : r->winner_seat == 1 ? "0-1" : "1/2-1/2";
+    fprintf(sh->out, "game %d/%d %s vs %s: %s (%s) | %s: W %d D %d L %d, score %.3f, Elo %+.1f [%+.1f, %+.1f]\n",
+            sh->sum.games_played, sh->total_games, cfg->engines[seat_engine[0]].name,
+            cfg->engines[seat_engine[1]].name, res, r->reason, cfg->engines[0].name, sh->sum.wdl.wins,
+            sh->sum.wdl.draws, sh->sum.wdl.losses, e.score, e.elo, e.elo_low, e.elo_high);
+    fflush(sh->out);
+    (void)index;
+}
+
+static void write_game(shared_t *sh, worker_t *w, int index, const int *seat_engine, const game_result_t *r)
+{
+    if (!sh->games_file)
+        return;
+    const char *opening = sh->openings[(index / 2) % sh->n_openings];
+    const char *res = r->winner_seat == 0 ? "1-0" : r->winner_seat == 1 ? "0-1" : "1/2-1/2";
+    fprintf(sh->games_file, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", index + 1, sh->cfg->game->name,
+            sh->cfg->engines[seat_engine[0]].name, sh->cfg->engines[seat_engine[1]].name, res, r->reason, opening,
+            w->text);
+    fflush(sh->games_file);
+}
+
+/* Records game `index` and, when its pair is complete, the pair's score
+ * and the SPRT. Called with the lock held. */
+static void book(shared_t *sh, worker_t *w, int index, const game_result_t *r)
+{
+    int seat_engine[2] = {index % 2, 1 - index % 2};
+    int winner_engine = r->winner_seat < 0 ? -1 : seat_engine[r->winner_seat];
+    signed char s = winner_engine < 0 ? 0 : winner_engine == 0 ? 1 : -1;
+    sh->score[index] = s;
+    match_summary_t *sum = &sh->sum;
+    sum->games_played++;
+    if (s > 0) sum->wdl.wins++;
+    else if (s < 0) sum->wdl.losses++;
+    else sum->wdl.draws++;
+    if (r->forfeit && r->loser_engine >= 0) {
+        int *counter = r->forfeit == 1   ? sum->time_losses
+                       : r->forfeit == 2 ? sum->illegal_losses
+                                         : sum->crash_losses;
+        counter[r->loser_engine]++;
+    }
+    write_game(sh, w, index, seat_engine, r);
+    if (!sh->cfg->quiet)
+        print_progress(sh, index, seat_engine, r);
+    int mate = index ^ 1;
+    if (sh->score[mate] != 2) {
+        sum->penta.n[s + sh->score[mate] + 2]++;
+        if (sh->cfg->sprt_on) {
+            double lo, hi;
+            sum->llr = stats_sprt_llr(&sum->penta, &sh->cfg->sprt);
+            stats_sprt_bounds(&sh->cfg->sprt, &lo, &hi);
+            if (sum->llr >= hi || sum->llr <= lo) {
+                sum->sprt_decision = sum->llr >= hi ? 1 : -1;
+                sh->stop = true;
+            }
+        }
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    worker_t *w = arg;
+    shared_t *sh = w->sh;
+    for (;;) {
+        pthread_mutex_lock(&sh->lock);
+        int index = sh->stop || sh->next_game >= sh->total_games ? -1 : sh->next_game++;
+        pthread_mutex_unlock(&sh->lock);
+        if (index < 0)
+            break;
+        game_result_t r;
+        play_game(w, index, &r);
+        pthread_mutex_lock(&sh->lock);
+        book(sh, w, index, &r);
+        pthread_mutex_unlock(&sh->lock);
+    }
+    for (int e = 0; e < 2; e++)
+        eproc_stop(&w->eng[e], 1000);
+    return NULL;
+}
+
+bool match_run(const match_cfg_t *cfg, FILE *out, match_summary_t *sum)
+{
+    shared_t sh;
+    memset(&sh, 0, sizeof sh);
+    sh.cfg = cfg;
+    sh.out = out;
+    sh.total_games = cfg->games + (cfg->games & 1);
+    pthread_mutex_init(&sh.lock, NULL);
+    bool ok = false;
+    int n_workers = cfg->concurrency > 0 ? cfg->concurrency : 1;
+    worker_t *workers = calloc((size_t)n_workers, sizeof *workers);
+    pthread_t *threads = calloc((size_t)n_workers, sizeof *threads);
+    sh.score = malloc((size_t)sh.total_games + 1);
+    if (!workers || !threads || !sh.score || !load_openings(&sh))
+        goto done;
+    memset(sh.score, 2, (size_t)sh.total_games + 1);
+    if (cfg->games_path && !(sh.games_file = fopen(cfg->games_path, "w"))) {
+        fprintf(stderr, "match: cannot write %s\n", cfg->games_path);
+        goto done;
+    }
+    int started = 0;
+    for (int i = 0; i < n_workers; i++) {
+        workers[i].sh = &sh;
+        if (pthread_create(&threads[i], NULL, worker_main, &workers[i]) == 0)
+            started++;
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    ok = started > 0;
+    *sum = sh.sum;
+done:
+    if (sh.games_file)
+        fclose(sh.games_file);
+    free(sh.openings);
+    free(sh.score);
+    free(workers);
+    free(threads);
+    pthread_mutex_destroy(&sh.lock);
+    return ok;
+}
+
+void match_print_summary(const match_cfg_t *cfg, const match_summary_t *sum, FILE *out)
+{
+    elo_estimate_t e = stats_elo(sum->wdl);
+    const char *a = cfg->engines[0].name, *b = cfg->engines[1].name;
+    fprintf(out, "\nMatch %s vs %s, %s, %d games\n", a, b, cfg->game->name, sum->games_played);
+    fprintf(out, "W-D-L (%s): %d-%d-%d, score %.3f\n", a, sum->wdl.wins, sum->wdl.draws, sum->wdl.losses, e.score);
+    fprintf(out, "Elo difference: %+.1f, 95%% interval [%+.1f, %+.1f]\n", e.elo, e.elo_low, e.elo_high);
+    fprintf(out, "LOS: %.1f%%\n", 100.0 * e.los);
+    fprintf(out, "Draw ratio: %.1f%%\n", 100.0 * e.draw_ratio);
+    fprintf(out, "Pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2): %d %d %d %d %d\n", sum->penta.n[0],
+            sum->penta.n[1], sum->penta.n[2], sum->penta.n[3], sum->penta.n[4]);
+    if (cfg->sprt_on) {
+        double lo, hi;
+        stats_sprt_bounds(&cfg->sprt, &lo, &hi);
+        fprintf(out, "SPRT elo0 %.1f elo1 %.1f alpha %.3f beta %.3f: LLR %.3f, bounds [%.3f, %.3f], %s\n",
+                cfg->sprt.elo0, cfg->sprt.elo1, cfg->sprt.alpha, cfg->sprt.beta, sum->llr, lo, hi,
+                sum->sprt_decision > 0 ? "H1 accepted" : sum->sprt_decision < 0 ? "H0 accepted" : "no decision");
+    }
+    for (int i = 0; i < 2; i++)
+        fprintf(out, "Forfeits by %s: time %d, illegal move %d, crash %d\n", cfg->engines[i].name,
+                sum->time_losses[i], sum->illegal_losses[i], sum->crash_losses[i]);
+}

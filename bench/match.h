@@ -1,0 +1,71 @@
+/*
+ * match.h: engine-against-engine matches, refereed with the engine library's
+ * own rules.
+ *
+ * Seats are a list (the players of the variant, in turn order), not two
+ * hard-coded sides: a game seats engines by index, and the Jinxx extension
+ * (2-4 seats, a die rolled by the runner) adds seats and a roll step without
+ * reshaping the rest.
+ */
+#ifndef DENHAM_MATCH_H
+#define DENHAM_MATCH_H
+
+#include <stdio.h>
+
+#include "../engine/core/game.h"
+#include "stats.h"
+
+#define MATCH_MAX_OPTIONS 16
+#define MATCH_TEXT 512
+
+/* How an engine is limited on each move. Exactly one kind is used. */
+typedef enum limit_kind { LIMIT_DEPTH, LIMIT_NODES, LIMIT_MOVETIME, LIMIT_CLOCK } limit_kind_t;
+
+typedef struct limit {
+    limit_kind_t kind;
+    long long value;   /* depth, nodes or ms per move; base ms for a clock */
+    long long inc_ms;  /* clock increment */
+} limit_t;
+
+typedef struct engine_cfg {
+    char name[64];
+    char cmd[MATCH_TEXT];
+    int n_options;
+    char option_name[MATCH_MAX_OPTIONS][64];
+    char option_value[MATCH_MAX_OPTIONS][128];
+    limit_t limit;
+} engine_cfg_t;
+
+typedef struct match_cfg {
+    const game_t *game;
+    engine_cfg_t engines[2];
+    int games;            /* rounded up to an even number: openings are played twice */
+    int concurrency;
+    int max_plies;        /* 0: no limit; else a draw by adjudication */
+    int random_plies;     /* openings: this many random legal plies ... */
+    unsigned long long seed;
+    const char *openings_file; /* ... or one `startpos|fen ... [moves ...]` per line */
+    long long time_margin_ms;  /* late answers within this are not losses */
+    long long hang_ms;         /* an engine silent this long past its limit is killed */
+    const char *games_path;    /* one line per game; NULL: none */
+    const char *log_path;      /* engines' stderr; NULL: discarded */
+    bool sprt_on;
+    sprt_t sprt;
+    bool quiet;                /* no progress lines */
+} match_cfg_t;
+
+typedef struct match_summary {
+    wdl_t wdl; /* engines[0]'s view */
+    penta_t penta;
+    int games_played;
+    double llr;
+    int sprt_decision; /* 0 none, +1 H1 accepted, -1 H0 accepted */
+    int time_losses[2], illegal_losses[2], crash_losses[2];
+} match_summary_t;
+
+/* Plays the match, printing progress to out; false on a setup error
+ * (reported on stderr) such as an unreadable openings file. */
+bool match_run(const match_cfg_t *cfg, FILE *out, match_summary_t *sum);
+void match_print_summary(const match_cfg_t *cfg, const match_summary_t *sum, FILE *out);
+
+#endif

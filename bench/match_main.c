@@ -1,0 +1,214 @@
+/* match_main.c: `denham-match`, the command line of the match runner. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/core/variants.h"
+#include "match.h"
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: denham-match --engine name=A cmd=./denham [option.Hash=16] [LIMIT]\n"
+            "                    --engine name=B cmd=./denham [LIMIT] [options]\n"
+            "LIMIT (per engine, or for both with --each): depth=N | nodes=N | movetime=MS | tc=SEC[+SEC]\n"
+            "options:\n"
+            "  --each LIMIT            the limit of every engine that names none\n"
+            "  --variant NAME          game (default: the engine's default variant)\n"
+            "  --games N               number of games, rounded up to even (default 100)\n"
+            "  --concurrency N         games played at once (default 1)\n"
+            "  --openings random:N     N random legal plies from --seed (default random:4)\n"
+            "  --openings file:PATH    one 'startpos|fen <fen> [moves ...]' per line\n"
+            "  --seed N                seed of the random openings (default 1)\n"
+            "  --max-plies N           adjudicate a draw after N plies (default 400, 0: never)\n"
+            "  --time-margin MS        lateness forgiven on clocks and movetime (default 50)\n"
+            "  --hang MS               kill an engine silent this long past its limit (default 10000)\n"
+            "  --games-file PATH       one line per game (index, variant, p1, p2, result, reason,\n"
+            "                          opening, position command)\n"
+            "  --log PATH              append the engines' stderr here (default: discarded)\n"
+            "  --sprt ELO0 ELO1 ALPHA BETA   stop when the SPRT decides\n"
+            "  --quiet                 no progress line per game\n");
+}
+
+static bool parse_ll(const char *s, long long lo, long long *out)
+{
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (!*s || *end || v < lo)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_limit(const char *key, const char *val, limit_t *l)
+{
+    if (strcmp(key, "tc") == 0) {
+        char *end;
+        double base = strtod(val, &end), inc = 0.0;
+        if (end == val || base <= 0)
+            return false;
+        if (*end == '+') {
+            const char *s = end + 1;
+            inc = strtod(s, &end);
+            if (end == s || inc < 0)
+                return false;
+        }
+        if (*end)
+            return false;
+        *l = (limit_t){LIMIT_CLOCK, (long long)(base * 1000 + 0.5), (long long)(inc * 1000 + 0.5)};
+        return true;
+    }
+    limit_kind_t kind = strcmp(key, "depth") == 0 ? LIMIT_DEPTH
+                        : strcmp(key, "nodes") == 0 ? LIMIT_NODES
+                        : strcmp(key, "movetime") == 0 ? LIMIT_MOVETIME
+                                                       : (limit_kind_t)-1;
+    long long v;
+    if ((int)kind < 0 || !parse_ll(val, 1, &v))
+        return false;
+    *l = (limit_t){kind, v, 0};
+    return true;
+}
+
+/* Reads key=value words after --engine; returns the index after them. */
+static int parse_engine(int argc, char **argv, int i, engine_cfg_t *e, bool *has_limit)
+{
+    for (; i < argc && strncmp(argv[i], "--", 2) != 0; i++) {
+        char *eq = strchr(argv[i], '=');
+        if (!eq) {
+            fprintf(stderr, "denham-match: expected key=value, got '%s'\n", argv[i]);
+            return -1;
+        }
+        *eq = 0;
+        const char *key = argv[i], *val = eq + 1;
+        if (strcmp(key, "name") == 0) {
+            snprintf(e->name, sizeof e->name, "%s", val);
+        } else if (strcmp(key, "cmd") == 0) {
+            snprintf(e->cmd, sizeof e->cmd, "%s", val);
+        } else if (strncmp(key, "option.", 7) == 0 && e->n_options < MATCH_MAX_OPTIONS) {
+            snprintf(e->option_name[e->n_options], sizeof e->option_name[0], "%s", key + 7);
+            snprintf(e->option_value[e->n_options], sizeof e->option_value[0], "%s", val);
+            e->n_options++;
+        } else if (parse_limit(key, val, &e->limit)) {
+            *has_limit = true;
+        } else {
+            fprintf(stderr, "denham-match: bad engine setting '%s=%s'\n", key, val);
+            return -1;
+        }
+    }
+    return i;
+}
+
+int main(int argc, char **argv)
+{
+    signal(SIGPIPE, SIG_IGN); /* a dead engine's pipe is an error return, not a signal */
+    match_cfg_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.game = variants_default();
+    cfg.games = 100;
+    cfg.concurrency = 1;
+    cfg.max_plies = 400;
+    cfg.random_plies = 4;
+    cfg.seed = 1;
+    cfg.time_margin_ms = 50;
+    cfg.hang_ms = 10000;
+    int n_engines = 0;
+    bool has_limit[2] = {false, false}, has_each = false;
+    limit_t each = {LIMIT_DEPTH, 0, 0};
+    for (int i = 1; i < argc;) {
+        const char *a = argv[i];
+        long long v;
+        if (strcmp(a, "--engine") == 0) {
+            if (n_engines == 2) {
+                fprintf(stderr, "denham-match: two engines at most\n");
+                return 2;
+            }
+            engine_cfg_t *e = &cfg.engines[n_engines];
+            snprintf(e->name, sizeof e->name, "engine%d", n_engines + 1);
+            i = parse_engine(argc, argv, i + 1, e, &has_limit[n_engines]);
+            if (i < 0)
+                return 2;
+            if (!e->cmd[0]) {
+                fprintf(stderr, "denham-match: --engine needs cmd=...\n");
+                return 2;
+            }
+            n_engines++;
+            continue;
+        }
+        bool one = i + 1 < argc;
+        if (strcmp(a, "--each") == 0 && one) {
+            char *eq = strchr(argv[i + 1], '=');
+            if (!eq || (*eq = 0, !parse_limit(argv[i + 1], eq + 1, &each))) {
+                fprintf(stderr, "denham-match: bad --each limit\n");
+                return 2;
+            }
+            has_each = true;
+        } else if (strcmp(a, "--variant") == 0 && one) {
+            if (!(cfg.game = variants_find(argv[i + 1]))) {
+                fprintf(stderr, "denham-match: unknown variant '%s'\n", argv[i + 1]);
+                return 2;
+            }
+        } else if (strcmp(a, "--games") == 0 && one && parse_ll(argv[i + 1], 1, &v)) {
+            cfg.games = (int)v;
+        } else if (strcmp(a, "--concurrency") == 0 && one && parse_ll(argv[i + 1], 1, &v) && v <= 64) {
+            cfg.concurrency = (int)v;
+        } else if (strcmp(a, "--openings") == 0 && one && strncmp(argv[i + 1], "random:", 7) == 0 &&
+                   parse_ll(argv[i + 1] + 7, 0, &v) && v < 200) {
+            cfg.random_plies = (int)v;
+        } else if (strcmp(a, "--openings") == 0 && one && strncmp(argv[i + 1], "file:", 5) == 0) {
+            cfg.openings_file = argv[i + 1] + 5;
+        } else if (strcmp(a, "--seed") == 0 && one && parse_ll(argv[i + 1], 0, &v)) {
+            cfg.seed = (unsigned long long)v;
+        } else if (strcmp(a, "--max-plies") == 0 && one && parse_ll(argv[i + 1], 0, &v)) {
+            cfg.max_plies = (int)v;
+        } else if (strcmp(a, "--time-margin") == 0 && one && parse_ll(argv[i + 1], 0, &v)) {
+            cfg.time_margin_ms = v;
+        } else if (strcmp(a, "--hang") == 0 && one && parse_ll(argv[i + 1], 1, &v)) {
+            cfg.hang_ms = v;
+        } else if (strcmp(a, "--games-file") == 0 && one) {
+            cfg.games_path = argv[i + 1];
+        } else if (strcmp(a, "--log") == 0 && one) {
+            cfg.log_path = argv[i + 1];
+        } else if (strcmp(a, "--sprt") == 0 && i + 4 < argc) {
+            cfg.sprt_on = true;
+            cfg.sprt = (sprt_t){atof(argv[i + 1]), atof(argv[i + 2]), atof(argv[i + 3]), atof(argv[i + 4])};
+            if (!(cfg.sprt.alpha > 0 && cfg.sprt.alpha < 1 && cfg.sprt.beta > 0 && cfg.sprt.beta < 1 &&
+                  cfg.sprt.elo1 != cfg.sprt.elo0)) {
+                fprintf(stderr, "denham-match: bad --sprt values\n");
+                return 2;
+            }
+            i += 5;
+            continue;
+        } else if (strcmp(a, "--quiet") == 0) {
+            cfg.quiet = true;
+            i += 1;
+            continue;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage();
+            return 0;
+        } else {
+            fprintf(stderr, "denham-match: bad or incomplete argument '%s'\n", a);
+            usage();
+            return 2;
+        }
+        i += 2;
+    }
+    if (n_engines != 2) {
+        usage();
+        return 2;
+    }
+    for (int e = 0; e < 2; e++) {
+        if (!has_limit[e] && !has_each) {
+            fprintf(stderr, "denham-match: %s has no limit (depth=, nodes=, movetime=, tc= or --each)\n",
+                    cfg.engines[e].name);
+            return 2;
+        }
+        if (!has_limit[e])
+            cfg.engines[e].limit = each;
+    }
+    match_summary_t sum;
+    if (!match_run(&cfg, stdout, &sum))
+        return 1;
+    match_print_summary(&cfg, &sum, stdout);
+    return 0;
+}
