@@ -23,5 +23,6 @@ Suite *suite_brandubh(void);
 Suite *suite_reference(void);
 Suite *suite_search(void);
 Suite *suite_protocol(void);
+Suite *suite_match(void);
 
 #endif

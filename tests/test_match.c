@@ -1,0 +1,206 @@
+/* test_match.c: the match runner's statistics against values worked out
+ * by hand, a short real match, and engines that misbehave. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../bench/stats.h"
+#include "../engine/core/record.h"
+#include "../engine/games/brandubh.h"
+#include "helpers.h"
+
+/* 60-20-20 of 100: s = 0.7, Elo = -400 log10(1/0.7 - 1) = 147.19.
+ * Per-game variance .6(.3)^2 + .2(.2)^2 + .2(.7)^2 = .16, so the standard
+ * error is sqrt(.16/100) = .04 and the 95% score interval .7 -+ 1.96(.04)
+ * = [.6216, .7784], which is [86.23, 218.25] Elo. LOS = Phi(40/sqrt(80))
+ * = .5 (1 + erf(40/sqrt(160))) = .999996. */
+START_TEST(elo_from_wdl)
+{
+    elo_estimate_t e = stats_elo((wdl_t){60, 20, 20});
+    ck_assert_double_eq_tol(e.score, 0.7, 1e-12);
+    ck_assert_double_eq_tol(e.elo, 147.19, 0.01);
+    ck_assert_double_eq_tol(e.elo_low, 86.23, 0.01);
+    ck_assert_double_eq_tol(e.elo_high, 218.25, 0.01);
+    ck_assert_double_eq_tol(e.los, 0.999996, 1e-6);
+    ck_assert_double_eq_tol(e.draw_ratio, 0.2, 1e-12);
+
+    /* 30-50-20: s = .55, Elo 34.86, [-12.93, 84.01], LOS = .5 (1 + erf(10/sqrt(100))) = .92135. */
+    e = stats_elo((wdl_t){30, 50, 20});
+    ck_assert_double_eq_tol(e.elo, 34.86, 0.01);
+    ck_assert_double_eq_tol(e.elo_low, -12.93, 0.01);
+    ck_assert_double_eq_tol(e.elo_high, 84.01, 0.01);
+    ck_assert_double_eq_tol(e.los, 0.92135, 1e-5);
+
+    e = stats_elo((wdl_t){10, 80, 10});
+    ck_assert_double_eq_tol(e.elo, 0.0, 1e-9);
+    ck_assert_double_eq_tol(e.los, 0.5, 1e-12);
+    ck_assert(isinf(stats_elo((wdl_t){5, 0, 0}).elo));
+}
+END_TEST
+
+/* Pairs [5 10 20 10 5]: mean .5, E[x^2] = .325, variance .075. With
+ * elo0 0 and elo1 10, s0 = .5 and s1 = 1/(1 + 10^(-1/40)) = .514387, so
+ * LLR = 50 (.014387)(1 - 1.014387) / .15 = -0.0690.
+ * Pairs [2 8 20 14 6], elo0 0, elo1 5: LLR = 0.3816. */
+START_TEST(sprt_llr_from_pentanomial)
+{
+    penta_t p = {{5, 10, 20, 10, 5}};
+    sprt_t s = {0, 10, 0.05, 0.05};
+    ck_assert_double_eq_tol(stats_sprt_llr(&p, &s), -0.068997, 1e-5);
+    penta_t q = {{2, 8, 20, 14, 6}};
+    sprt_t t = {0, 5, 0.05, 0.05};
+    ck_assert_double_eq_tol(stats_sprt_llr(&q, &t), 0.381606, 1e-5);
+    double lo, hi;
+    stats_sprt_bounds(&s, &lo, &hi);
+    ck_assert_double_eq_tol(lo, -2.944439, 1e-6); /* ln(.05/.95) */
+    ck_assert_double_eq_tol(hi, 2.944439, 1e-6);
+}
+END_TEST
+
+static const char *shell(const char *cmd)
+{
+    static char buf[1 << 17];
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = 0;
+    pclose(p);
+    return buf;
+}
+
+typedef struct game_line {
+    char p1[64], p2[64], result[16], reason[128], position[8192];
+} game_line_t;
+
+/* Reads the games file: tab-separated index, variant, p1, p2, result,
+ * reason, opening, position command. Games finish in any order when several
+ * run at once, so each line goes to its index; every index must appear. */
+static int read_games(const char *path, game_line_t *g, int max)
+{
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    static char line[16384];
+    int n = 0;
+    bool seen[64] = {false};
+    while (n < max && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        char *field[8];
+        int k = 0;
+        for (char *s = strtok(line, "\t"); s && k < 8; s = strtok(NULL, "\t"))
+            field[k++] = s;
+        ck_assert_int_eq(k, 8);
+        int i = atoi(field[0]) - 1;
+        ck_assert(i >= 0 && i < max && !seen[i]);
+        seen[i] = true;
+        ck_assert_str_eq(field[1], "brandubh");
+        snprintf(g[i].p1, sizeof g[i].p1, "%s", field[2]);
+        snprintf(g[i].p2, sizeof g[i].p2, "%s", field[3]);
+        snprintf(g[i].result, sizeof g[i].result, "%s", field[4]);
+        snprintf(g[i].reason, sizeof g[i].reason, "%s", field[5]);
+        snprintf(g[i].position, sizeof g[i].position, "%s", field[7]);
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+static int summary_int(const char *out, const char *label, int which)
+{
+    const char *l = strstr(out, label);
+    ck_assert_ptr_nonnull(l);
+    int v[5] = {0};
+    sscanf(l + strlen(label), "%d%*[- ]%d%*[- ]%d %d %d", &v[0], &v[1], &v[2], &v[3], &v[4]);
+    return v[which];
+}
+
+START_TEST(real_match_bookkeeping)
+{
+    const char *out = shell("./denham-match --engine name=deep cmd=./denham depth=3 --engine name=shallow "
+                            "cmd=./denham depth=1 --games 6 --openings random:2 --seed 7 --concurrency 2 "
+                            "--games-file build/test_match_games.txt 2>&1");
+    int w = summary_int(out, "W-D-L (deep): ", 0), d = summary_int(out, "W-D-L (deep): ", 1),
+        l = summary_int(out, "W-D-L (deep): ", 2);
+    ck_assert_int_eq(w + d + l, 6);
+    int pairs = 0;
+    for (int i = 0; i < 5; i++)
+        pairs += summary_int(out, "Pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2): ", i);
+    ck_assert_int_eq(pairs, 3);
+    ck_assert(strstr(out, "Forfeits by deep: time 0, illegal move 0, crash 0"));
+
+    static game_line_t g[6];
+    ck_assert_int_eq(read_games("build/test_match_games.txt", g, 6), 6);
+    int wins_deep = 0, losses_deep = 0;
+    for (int i = 0; i < 6; i++) {
+        /* Seats alternate, and the game replays to the recorded result. */
+        ck_assert_str_eq(g[i].p1, i % 2 ? "shallow" : "deep");
+        static record_t r;
+        char err[300];
+        ck_assert_msg(record_setup(&r, &brandubh_v1, g[i].position, err, sizeof err), "%s", err);
+        outcome_t o = record_outcome(&r);
+        const char *want = o.kind == OUTCOME_DRAW ? "1/2-1/2" : o.winner == 0 ? "1-0" : "0-1";
+        if (o.kind != OUTCOME_NONE)
+            ck_assert_str_eq(g[i].result, want);
+        else
+            ck_assert_str_eq(g[i].result, "1/2-1/2"); /* adjudicated */
+        bool deep_p1 = i % 2 == 0;
+        wins_deep += strcmp(g[i].result, deep_p1 ? "1-0" : "0-1") == 0;
+        losses_deep += strcmp(g[i].result, deep_p1 ? "0-1" : "1-0") == 0;
+    }
+    ck_assert_int_eq(wins_deep, w);
+    ck_assert_int_eq(losses_deep, l);
+}
+END_TEST
+
+/* A misbehaving engine loses every game with the right reason, and the
+ * match still plays all of them. */
+static void misbehaving(const char *script, const char *reason)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "./denham-match --engine name=bad cmd=%s --engine name=good cmd=./denham --each depth=1 "
+             "--games 2 --hang 300 --games-file build/test_match_bad.txt 2>&1",
+             script);
+    const char *out = shell(cmd);
+    ck_assert_msg(strstr(out, "W-D-L (bad): 0-0-2"), "%s", out);
+    static game_line_t g[2];
+    ck_assert_int_eq(read_games("build/test_match_bad.txt", g, 2), 2);
+    for (int i = 0; i < 2; i++)
+        ck_assert_msg(strstr(g[i].reason, reason), "reason '%s', wanted '%s'", g[i].reason, reason);
+}
+
+START_TEST(illegal_move_loses)
+{
+    misbehaving("tests/engines/illegal.sh", "illegal move 'a1a1'");
+}
+END_TEST
+
+START_TEST(crash_loses)
+{
+    misbehaving("tests/engines/crash.sh", "crash");
+}
+END_TEST
+
+START_TEST(hang_loses_on_time)
+{
+    misbehaving("tests/engines/hang.sh", "time forfeit (no answer, engine killed)");
+}
+END_TEST
+
+Suite *suite_match(void)
+{
+    Suite *s = suite_create("match");
+    TCase *stats = tcase_create("stats");
+    tcase_add_test(stats, elo_from_wdl);
+    tcase_add_test(stats, sprt_llr_from_pentanomial);
+    suite_add_tcase(s, stats);
+    TCase *runs = tcase_create("runs");
+    tcase_set_timeout(runs, 120);
+    tcase_add_test(runs, real_match_bookkeeping);
+    tcase_add_test(runs, illegal_move_loses);
+    tcase_add_test(runs, crash_loses);
+    tcase_add_test(runs, hang_loses_on_time);
+    suite_add_tcase(s, runs);
+    return s;
+}
