@@ -153,6 +153,17 @@ START_TEST(real_match_bookkeeping)
 }
 END_TEST
 
+/* Many quick games: every bestmove is followed at once by the next go,
+ * which once raced with the engine's own bookkeeping and was refused. */
+START_TEST(fast_games_never_forfeit)
+{
+    const char *out = shell("./denham-match --engine name=a cmd=./denham --engine name=b cmd=./denham "
+                            "--each depth=1 --games 60 --concurrency 2 --hang 2000 --quiet 2>&1");
+    ck_assert_msg(strstr(out, "Forfeits by a: time 0, illegal move 0, crash 0"), "%s", out);
+    ck_assert_msg(strstr(out, "Forfeits by b: time 0, illegal move 0, crash 0"), "%s", out);
+}
+END_TEST
+
 /* A misbehaving engine loses every game with the right reason, and the
  * match still plays all of them. */
 static void misbehaving(const char *script, const char *reason)
@@ -198,6 +209,7 @@ Suite *suite_match(void)
     TCase *runs = tcase_create("runs");
     tcase_set_timeout(runs, 120);
     tcase_add_test(runs, real_match_bookkeeping);
+    tcase_add_test(runs, fast_games_never_forfeit);
     tcase_add_test(runs, illegal_move_loses);
     tcase_add_test(runs, crash_loses);
     tcase_add_test(runs, hang_loses_on_time);
