@@ -24,5 +24,6 @@ Suite *suite_reference(void);
 Suite *suite_search(void);
 Suite *suite_protocol(void);
 Suite *suite_match(void);
+Suite *suite_brax(void);
 
 #endif

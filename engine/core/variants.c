@@ -4,10 +4,15 @@
 #include <string.h>
 
 #include "../games/brandubh.h"
+#include "../games/brax.h"
 
 static const game_t *const variant_list[] = {
     &brandubh_v1,
     &brandubh_v2,
+    &brax_denham,
+    &brax_zillions,
+    &brax_easy,
+    &brax_hunt,
 };
 
 #define VARIANT_COUNT ((int)(sizeof variant_list / sizeof variant_list[0]))

@@ -1,0 +1,54 @@
+/*
+ * bb128.h: a portable 128-bit set, a pair of uint64_t, for boards of up to
+ * 128 points (Brax's 81 points, Bolix's 80 cells). Every operation is an
+ * inline function on two words; no compiler-specific 128-bit integer
+ * appears in the interface.
+ */
+#ifndef DENHAM_BB128_H
+#define DENHAM_BB128_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct bb128 {
+    uint64_t lo, hi; /* bits 0-63, bits 64-127 */
+} bb128_t;
+
+static inline bb128_t bb128_zero(void) { return (bb128_t){0, 0}; }
+
+static inline bb128_t bb128_bit(int i)
+{
+    return i < 64 ? (bb128_t){(uint64_t)1 << i, 0} : (bb128_t){0, (uint64_t)1 << (i - 64)};
+}
+
+static inline bb128_t bb128_and(bb128_t a, bb128_t b) { return (bb128_t){a.lo & b.lo, a.hi & b.hi}; }
+static inline bb128_t bb128_or(bb128_t a, bb128_t b) { return (bb128_t){a.lo | b.lo, a.hi | b.hi}; }
+static inline bb128_t bb128_xor(bb128_t a, bb128_t b) { return (bb128_t){a.lo ^ b.lo, a.hi ^ b.hi}; }
+static inline bb128_t bb128_andnot(bb128_t a, bb128_t b) { return (bb128_t){a.lo & ~b.lo, a.hi & ~b.hi}; }
+static inline bool bb128_empty(bb128_t a) { return (a.lo | a.hi) == 0; }
+static inline bool bb128_eq(bb128_t a, bb128_t b) { return a.lo == b.lo && a.hi == b.hi; }
+
+static inline bool bb128_test(bb128_t a, int i)
+{
+    return i < 64 ? (a.lo >> i) & 1 : (a.hi >> (i - 64)) & 1;
+}
+
+static inline int bb128_popcount(bb128_t a) { return __builtin_popcountll(a.lo) + __builtin_popcountll(a.hi); }
+
+/* Index of the lowest set bit; a must not be empty. */
+static inline int bb128_lsb(bb128_t a) { return a.lo ? __builtin_ctzll(a.lo) : 64 + __builtin_ctzll(a.hi); }
+
+/* Removes and returns the lowest set bit's index; *a must not be empty. */
+static inline int bb128_pop(bb128_t *a)
+{
+    if (a->lo) {
+        int i = __builtin_ctzll(a->lo);
+        a->lo &= a->lo - 1;
+        return i;
+    }
+    int i = 64 + __builtin_ctzll(a->hi);
+    a->hi &= a->hi - 1;
+    return i;
+}
+
+#endif
