@@ -1,8 +1,8 @@
 /*
  * bench_main.c: `make bench`. Checks the perft suite in bench/perft.txt,
  * then measures, on one thread:
- *   - perft speed: Brandubh start position, perft 5, best of three runs;
- *   - search speed: the `bench` positions of each Brandubh version.
+ *   - perft speed: start positions, perft 5, best of three runs;
+ *   - search speed: the `bench` positions of each variant measured.
  * Figures, not tests: nothing here fails on speed, only on wrong counts.
  */
 #include <stdbool.h>
@@ -127,12 +127,12 @@ int main(int argc, char **argv)
     searcher_t *s = searcher_new(16);
     if (!s)
         return 1;
-    const char *games[] = {"brandubh", "brandubh-v2"};
-    for (int i = 0; i < 2; i++) {
+    const char *games[] = {"brandubh", "brandubh-v2", "brax", "brax-easy"};
+    for (int i = 0; i < 4; i++) {
         perft_speed(variants_find(games[i]), 5, true);
         perft_speed(variants_find(games[i]), 5, false);
     }
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 4; i++)
         search_speed(variants_find(games[i]), s);
     searcher_free(s);
     return 0;

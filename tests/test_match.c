@@ -118,7 +118,7 @@ static int summary_int(const char *out, const char *label, int which)
 START_TEST(real_match_bookkeeping)
 {
     const char *out = shell("./denham-match --engine name=deep cmd=./denham depth=3 --engine name=shallow "
-                            "cmd=./denham depth=1 --games 6 --openings random:2 --seed 7 --concurrency 2 "
+                            "cmd=./denham depth=1 --variant brandubh --games 6 --openings random:2 --seed 7 --concurrency 2 "
                             "--games-file build/test_match_games.txt 2>&1");
     int w = summary_int(out, "W-D-L (deep): ", 0), d = summary_int(out, "W-D-L (deep): ", 1),
         l = summary_int(out, "W-D-L (deep): ", 2);
@@ -158,7 +158,7 @@ END_TEST
 START_TEST(fast_games_never_forfeit)
 {
     const char *out = shell("./denham-match --engine name=a cmd=./denham --engine name=b cmd=./denham "
-                            "--each depth=1 --games 60 --concurrency 2 --hang 2000 --quiet 2>&1");
+                            "--variant brandubh --each depth=1 --games 60 --concurrency 2 --hang 2000 --quiet 2>&1");
     ck_assert_msg(strstr(out, "Forfeits by a: time 0, illegal move 0, crash 0"), "%s", out);
     ck_assert_msg(strstr(out, "Forfeits by b: time 0, illegal move 0, crash 0"), "%s", out);
 }
@@ -170,7 +170,7 @@ static void misbehaving(const char *script, const char *reason)
 {
     char cmd[512];
     snprintf(cmd, sizeof cmd,
-             "./denham-match --engine name=bad cmd=%s --engine name=good cmd=./denham --each depth=1 "
+             "./denham-match --engine name=bad cmd=%s --engine name=good cmd=./denham --each depth=1 --variant brandubh "
              "--games 2 --hang 300 --games-file build/test_match_bad.txt 2>&1",
              script);
     const char *out = shell(cmd);

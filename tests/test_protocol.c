@@ -9,6 +9,16 @@
 #include "../protocol/protocol.h"
 #include "helpers.h"
 
+static const char *run(const char *input);
+
+/* Runs `input` after selecting Brandubh, which most transcripts here use. */
+static const char *run_bdb(const char *input)
+{
+    static char buf[16384];
+    snprintf(buf, sizeof buf, "setoption name UCI_Variant value brandubh\n%s", input);
+    return run(buf);
+}
+
 /* Runs the protocol on `input`; returns its whole output (static). */
 static const char *run(const char *input)
 {
@@ -67,7 +77,8 @@ START_TEST(uci_handshake)
     ck_assert(strstr(out, "id name Denham ") == out);
     ck_assert(strstr(out, "id author "));
     ck_assert(strstr(out, "option name Hash type spin default 16"));
-    ck_assert(strstr(out, "option name UCI_Variant type combo default brandubh var brandubh var brandubh-v2"));
+    ck_assert(strstr(out, "option name UCI_Variant type combo default brax var brax var brax-zillions var brax-easy "
+                          "var brax-hunt var brandubh var brandubh-v2\n"));
     ck_assert(strstr(out, "\nuciok\n"));
     out = run("ugi\nisready\n");
     ck_assert(strstr(out, "\nugiok\nreadyok\n"));
@@ -76,9 +87,9 @@ END_TEST
 
 START_TEST(position_and_board)
 {
-    const char *out = run("position startpos moves d2c2 e4e3\nd\n");
+    const char *out = run_bdb("position startpos moves d2c2 e4e3\nd\n");
     ck_assert_str_eq(line_after(out, "Fen: "), "3a3/3a3/3d3/aadk1aa/3dd2/2a4/3a3 a");
-    out = run("position fen 3a3/3a3/3d3/aadk1aa/3dd2/2a4/3a3 a moves c2c1\nd\n");
+    out = run_bdb("position fen 3a3/3a3/3d3/aadk1aa/3dd2/2a4/3a3 a moves c2c1\nd\n");
     ck_assert_str_eq(line_after(out, "Fen: "), "3a3/3a3/3d3/aadk1aa/3dd2/7/2aa3 d");
 }
 END_TEST
@@ -109,7 +120,7 @@ START_TEST(bad_input_keeps_the_state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char input[512];
         snprintf(input, sizeof input, "position startpos moves d2c2\n%sd\n", bad[i]);
-        const char *out = run(input);
+        const char *out = run_bdb(input);
         ck_assert_msg(count_lines_starting(out, "info string error: ") == 1, "'%s' gave: %s", bad[i], out);
         ck_assert_str_eq(line_after(out, "Fen: "), "3a3/3a3/3d3/aadkdaa/3d3/2a4/3a3 d");
         ck_assert_int_eq(count_lines_starting(out, "bestmove"), 0);
@@ -119,7 +130,7 @@ END_TEST
 
 START_TEST(moves_lists_every_legal_move)
 {
-    const char *out = run("moves\n");
+    const char *out = run_bdb("moves\n");
     const char *list = line_after(out, "moves");
     int n = 0;
     for (const char *c = list; *c; c++)
@@ -131,7 +142,7 @@ END_TEST
 
 START_TEST(go_perft_divides)
 {
-    const char *out = run("go perft 3\n");
+    const char *out = run_bdb("go perft 3\n");
     ck_assert_str_eq(line_after(out, "Nodes searched: "), "39512");
     /* One line per root move, and the lines add up to the total. */
     long sum = 0;
@@ -151,7 +162,7 @@ END_TEST
 
 START_TEST(go_depth_reports_and_answers_once)
 {
-    const char *out = run("go depth 5\n");
+    const char *out = run_bdb("go depth 5\n");
     ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
     const char *info = line_after(out, "info depth 5 ");
     ck_assert_ptr_nonnull(info);
@@ -166,7 +177,7 @@ START_TEST(go_depth_reports_and_answers_once)
     ck_assert_int_eq(sscanf(line_after(out, "bestmove "), "%15s", move), 1);
     char input[128];
     snprintf(input, sizeof input, "position startpos moves %s\nd\n", move);
-    ck_assert_int_eq(count_lines_starting(run(input), "info string error"), 0);
+    ck_assert_int_eq(count_lines_starting(run_bdb(input), "info string error"), 0);
 }
 END_TEST
 
@@ -198,23 +209,41 @@ END_TEST
 
 START_TEST(queries)
 {
-    const char *out = run("query gameover\nquery p1turn\nquery result\n");
+    const char *out = run_bdb("query gameover\nquery p1turn\nquery result\n");
     ck_assert_str_eq(out, "response false\nresponse true\nresponse none\n");
     /* Attackers capture the king: p1 (the attackers) win. */
     char fen[GAME_FEN_MAX], input[512];
     bdb_fen(fen, "b2 g2 a6", "e6", "c2", 'a');
     snprintf(input, sizeof input, "position fen %s moves g2d2\nquery gameover\nquery p1turn\nquery result\n", fen);
-    ck_assert_str_eq(run(input), "response true\nresponse false\nresponse p1win\n");
+    ck_assert_str_eq(run_bdb(input), "response true\nresponse false\nresponse p1win\n");
     bdb_fen(fen, "d1 d6 f4", "e5", "c1", 'd');
     snprintf(input, sizeof input, "position fen %s moves c1a1\nquery result\ngo depth 3\n", fen);
-    out = run(input);
+    out = run_bdb(input);
     ck_assert(strstr(out, "response p2win\n") == out);
     ck_assert(strstr(out, "bestmove (none)\n"));
     /* Threefold repetition. */
     bdb_fen(fen, "b6", "c2", "f4", 'a');
     snprintf(input, sizeof input,
              "position fen %s moves b6b5 c2c3 b5b6 c3c2 b6b5 c2c3 b5b6 c3c2\nquery result\nmoves\n", fen);
-    ck_assert_str_eq(run(input), "response draw\nmoves\n");
+    ck_assert_str_eq(run_bdb(input), "response draw\nmoves\n");
+}
+END_TEST
+
+/* Brax, the default: a call is part of the move text, and the forced
+ * reply shows in `moves` and `d`. */
+START_TEST(brax_transcript)
+{
+    const char *out = run("position fen 8b/9/9/9/9/9/9/9/r7r r - 0\nd\n");
+    ck_assert_str_eq(line_after(out, "Fen: "), "8b/9/9/9/9/9/9/9/r7r r - 0");
+    out = run("position fen 1b1b5/9/2b6/3r5/9/9/9/9/r8 r - 0 moves d6d7+\nd\nmoves\nquery p1turn\n");
+    ck_assert_int_eq(count_lines_starting(out, "info string error"), 0);
+    ck_assert(strstr(out, "braxed: must move"));
+    ck_assert_str_eq(line_after(out, "Fen: "), "1b1b5/9/2br5/9/9/9/9/9/r8 b r 1");
+    ck_assert(strstr(out, "response false"));
+    out = run("go perft 3\n");
+    ck_assert_str_eq(line_after(out, "Nodes searched: "), "4992");
+    out = run("position startpos moves e1e3 e9e7 e3e3\nd\n");
+    ck_assert_int_eq(count_lines_starting(out, "info string error: illegal move 'e3e3'"), 1);
 }
 END_TEST
 
@@ -230,15 +259,15 @@ END_TEST
 
 START_TEST(eval_and_bench)
 {
-    const char *out = run("eval\n");
+    const char *out = run_bdb("eval\n");
     ck_assert(strstr(out, "material"));
     ck_assert(line_after(out, "Evaluation (side to move, attackers): "));
-    out = run("bench 4\n");
+    out = run_bdb("bench 4\n");
     ck_assert_int_eq(count_lines_starting(out, "info string bench position"), 6);
     char first[64];
     snprintf(first, sizeof first, "%s", line_after(out, "Nodes searched  : "));
-    /* run() reuses its buffer: `out` is not read after this. */
-    ck_assert_str_eq(line_after(run("bench 4\n"), "Nodes searched  : "), first);
+    /* run_bdb() reuses its buffer: `out` is not read after this. */
+    ck_assert_str_eq(line_after(run_bdb("bench 4\n"), "Nodes searched  : "), first);
 }
 END_TEST
 
@@ -256,7 +285,8 @@ static const char *shell(const char *cmd)
 
 START_TEST(binary_transcript_and_subcommands)
 {
-    const char *out = shell("printf 'uci\\nposition startpos moves d2c2\\ngo depth 4\\n' | ./denham");
+    const char *out = shell("printf 'uci\\nsetoption name UCI_Variant value brandubh\\nposition startpos moves d2c2\\n"
+                            "go depth 4\\n' | ./denham");
     ck_assert(strstr(out, "uciok\n"));
     ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
     out = shell("./denham perft brandubh 3");
@@ -274,7 +304,7 @@ END_TEST
  * here is sent after the previous answer, as a GUI would. */
 START_TEST(consecutive_searches)
 {
-    const char *out = shell("(printf 'go depth 3\\n'; sleep 0.5; printf 'position startpos moves d2c2\\ngo depth 3\\n';"
+    const char *out = shell("(printf 'go depth 3\\n'; sleep 0.5; printf 'position startpos moves e1e3\\ngo depth 3\\n';"
                             " sleep 0.5; printf 'go nodes 2000\\n') | ./denham");
     ck_assert_int_eq(count_lines_starting(out, "info string error"), 0);
     ck_assert_int_eq(count_lines_starting(out, "bestmove "), 3);
@@ -296,6 +326,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, infinite_waits_for_stop);
     tcase_add_test(tc, clock_and_movetime_searches_answer);
     tcase_add_test(tc, queries);
+    tcase_add_test(tc, brax_transcript);
     tcase_add_test(tc, variant_option_selects_the_game);
     tcase_add_test(tc, eval_and_bench);
     tcase_add_test(tc, binary_transcript_and_subcommands);

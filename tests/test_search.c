@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "../engine/games/brandubh.h"
+#include "../engine/games/brax.h"
 #include "../engine/search/bench.h"
 #include "helpers.h"
 
@@ -153,6 +154,66 @@ START_TEST(bench_is_deterministic)
 }
 END_TEST
 
+/* Red to move can take an undefended blue man: depth 1 must take it. */
+START_TEST(brax_takes_free_material_at_depth_1)
+{
+    static const char *const cases[][2] = {
+        /* 1-step capture of d5 (no blue man can retake). */
+        {"b8/9/9/9/3b5/3r5/9/9/r8 r - 0", "d4d5"},
+        /* double capture e6f6f5 along red lines. */
+        {"8b/9/9/4rb3/5b3/9/9/9/r8 r - 0", "e6f6f5"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        search_result_t r = search_fen(&brax_denham, cases[i][0], 1, NULL, 0);
+        const char *t = text(&brax_denham, cases[i][0], r.best);
+        ck_assert_msg(strncmp(t, cases[i][1], strlen(cases[i][1])) == 0, "%s: played %s, wanted %s", cases[i][0],
+                      t, cases[i][1]);
+    }
+}
+END_TEST
+
+/* After the engine's move at its normal depth, no red man hangs: every blue
+ * capture can be answered by a red capture. */
+START_TEST(brax_leaves_nothing_en_prise)
+{
+    static const char *const fens[] = {
+        /* Red d4 is attacked by blue d5 (1-step) and can step away. */
+        "8b/9/9/9/3b5/3r5/9/9/r7r r - 0",
+        "9/1b5b1/9/3bb1b2/2b1rb3/3r2r2/2r2r3/1r5r1/9 r - 0",
+        "9/4b4/2b3b2/3bbb3/9/3rrr3/2r3r2/9/9 r - 0",
+    };
+    const game_t *g = &brax_denham;
+    for (size_t f = 0; f < sizeof fens / sizeof fens[0]; f++) {
+        search_result_t r = search_fen(g, fens[f], 6, NULL, 0);
+        position_t pos;
+        load_fen(g, &pos, fens[f]);
+        int red_before = 0;
+        for (const char *c = fens[f]; *c && *c != ' '; c++)
+            red_before += *c == 'r';
+        undo_t u;
+        g->make(&pos, r.best, &u);
+        move_t replies[MAX_MOVES];
+        int n = g->gen_moves(&pos, replies);
+        for (int i = 0; i < n; i++) {
+            if (!(replies[i] & MOVE_CAPTURE))
+                continue;
+            position_t after = pos;
+            undo_t u2;
+            g->make(&after, replies[i], &u2);
+            move_t answers[MAX_MOVES];
+            int m = g->gen_moves(&after, answers), retakes = 0;
+            for (int k = 0; k < m; k++)
+                retakes += (answers[k] & MOVE_CAPTURE) != 0;
+            char t[GAME_MOVE_TEXT_MAX];
+            g->move_text(&pos, replies[i], t, sizeof t);
+            ck_assert_msg(retakes > 0, "%s: after %s blue takes free with %s", fens[f],
+                          text(g, fens[f], r.best), t);
+        }
+        ck_assert_int_gt(red_before, 0);
+    }
+}
+END_TEST
+
 Suite *suite_search(void)
 {
     Suite *s = suite_create("search");
@@ -167,6 +228,8 @@ Suite *suite_search(void)
     tcase_add_test(tc, stop_before_start_still_gives_a_legal_move);
     tcase_add_test(tc, no_move_at_a_finished_game);
     tcase_add_test(tc, bench_is_deterministic);
+    tcase_add_test(tc, brax_takes_free_material_at_depth_1);
+    tcase_add_test(tc, brax_leaves_nothing_en_prise);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -6,13 +6,14 @@
 #include "../games/brandubh.h"
 #include "../games/brax.h"
 
+/* The first entry is the default variant. */
 static const game_t *const variant_list[] = {
-    &brandubh_v1,
-    &brandubh_v2,
     &brax_denham,
     &brax_zillions,
     &brax_easy,
     &brax_hunt,
+    &brandubh_v1,
+    &brandubh_v2,
 };
 
 #define VARIANT_COUNT ((int)(sizeof variant_list / sizeof variant_list[0]))
