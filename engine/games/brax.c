@@ -348,7 +348,20 @@ static outcome_t brax_outcome(const position_t *pos)
 
 /* ---- evaluation ---- */
 
-enum { VAL_MAN = 100, MOBILITY = 3, TO_MOVE_THREAT = 40, HANGING = 25, BRAXED = 15 };
+enum { VAL_MAN = 100, MOBILITY = 3, TO_MOVE_THREAT = 40, HANGING = 25, BRAXED = 15, CENTRE = 4, ADVANCE = 3 };
+
+/* Men nearer the centre have more lines to choose from, and men that have
+ * advanced press the enemy: without this, both sides stand off forever. */
+static int placement(const brax_t *b, int pl)
+{
+    int v = 0;
+    for (bb128_t m = b->men[pl]; !bb128_empty(m);) {
+        int p = bb128_pop(&m), r = p / 9, c = p % 9;
+        int dr = r > 4 ? r - 4 : 4 - r, dc = c > 4 ? c - 4 : 4 - c;
+        v += CENTRE * (4 - (dr > dc ? dr : dc)) + ADVANCE * (pl == RED ? r : 8 - r);
+    }
+    return v;
+}
 
 static void trace_add(eval_trace_t *t, const char *name, int red, int blue)
 {
@@ -381,16 +394,18 @@ static score_t brax_evaluate(const position_t *pos, eval_trace_t *t)
 {
     const brax_t *b = CP(pos);
     int v[2] = {0, 0};
-    int mat[2], mob[2], hang[2], threat[2] = {0, 0};
+    int mat[2], mob[2], hang[2], place[2], threat[2] = {0, 0};
     for (int pl = 0; pl < 2; pl++) {
         mat[pl] = VAL_MAN * bb128_popcount(b->men[pl]);
         mob[pl] = MOBILITY * mobility(b, pl);
+        place[pl] = placement(b, pl);
         /* Men the other side could take: the side to move can take one now
          * (quiescence sees which); the other must fear for all of them. */
         hang[pl] = bb128_popcount(threats(b, pl ^ 1));
     }
     trace_add(t, "material", mat[RED], mat[BLUE]);
     trace_add(t, "mobility", mob[RED], mob[BLUE]);
+    trace_add(t, "placement", place[RED], place[BLUE]);
     int stm = b->stm, opp = stm ^ 1;
     threat[stm] = hang[opp] ? TO_MOVE_THREAT : 0;
     int hanging[2] = {0, 0};
@@ -403,7 +418,7 @@ static score_t brax_evaluate(const position_t *pos, eval_trace_t *t)
         braxed[stm] = -BRAXED;
     trace_add(t, "braxed", braxed[RED], braxed[BLUE]);
     for (int pl = 0; pl < 2; pl++)
-        v[pl] = mat[pl] + mob[pl] + threat[pl] + hanging[pl] + braxed[pl];
+        v[pl] = mat[pl] + mob[pl] + place[pl] + threat[pl] + hanging[pl] + braxed[pl];
     return (score_t)(v[stm] - v[opp]);
 }
 
