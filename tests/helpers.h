@@ -15,6 +15,9 @@ void load_fen(const game_t *g, position_t *pos, const char *fen);
 void play(const game_t *g, position_t *pos, const char *text);
 /* True when the move text is legal in pos. */
 bool is_legal(const game_t *g, const position_t *pos, const char *text);
+/* Runs a shell command (the real binaries, as a GUI or script would);
+ * returns its standard output (static, overwritten by the next call). */
+const char *shell(const char *cmd);
 /* The FEN of pos. */
 const char *fen_of(const game_t *g, const position_t *pos);
 

@@ -1,4 +1,5 @@
 /* test_main.c: runs every suite. */
+#define _POSIX_C_SOURCE 200809L /* popen */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,17 @@ const char *fen_of(const game_t *g, const position_t *pos)
 {
     static char buf[GAME_FEN_MAX];
     g->write_fen(pos, buf, sizeof buf);
+    return buf;
+}
+
+const char *shell(const char *cmd)
+{
+    static char buf[1 << 17];
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = 0;
+    pclose(p);
     return buf;
 }
 

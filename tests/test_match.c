@@ -59,17 +59,6 @@ START_TEST(sprt_llr_from_pentanomial)
 }
 END_TEST
 
-static const char *shell(const char *cmd)
-{
-    static char buf[1 << 17];
-    FILE *p = popen(cmd, "r");
-    ck_assert_ptr_nonnull(p);
-    size_t n = fread(buf, 1, sizeof buf - 1, p);
-    buf[n] = 0;
-    pclose(p);
-    return buf;
-}
-
 typedef struct game_line {
     char p1[64], p2[64], result[16], reason[128], position[8192];
 } game_line_t;

@@ -271,18 +271,6 @@ START_TEST(eval_and_bench)
 }
 END_TEST
 
-/* The real binary, driven through a pipe as a GUI or script would. */
-static const char *shell(const char *cmd)
-{
-    static char buf[1 << 16];
-    FILE *p = popen(cmd, "r");
-    ck_assert_ptr_nonnull(p);
-    size_t n = fread(buf, 1, sizeof buf - 1, p);
-    buf[n] = 0;
-    pclose(p);
-    return buf;
-}
-
 START_TEST(binary_transcript_and_subcommands)
 {
     const char *out = shell("printf 'uci\\nsetoption name UCI_Variant value brandubh\\nposition startpos moves d2c2\\n"

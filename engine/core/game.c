@@ -1,6 +1,7 @@
 /* game.c: helpers shared by every game implementation. */
 #include "game.h"
 
+#include <stdio.h>
 #include <string.h>
 
 move_t game_find_move(const game_t *g, const position_t *pos, const char *text)
@@ -14,4 +15,37 @@ move_t game_find_move(const game_t *g, const position_t *pos, const char *text)
             return moves[i];
     }
     return MOVE_NONE;
+}
+
+void eval_trace_add(eval_trace_t *t, const char *name, int team0, int team1)
+{
+    if (!t || t->count >= EVAL_TERMS_MAX)
+        return;
+    t->term[t->count].name = name;
+    t->term[t->count].value[0] = team0;
+    t->term[t->count].value[1] = team1;
+    t->count++;
+}
+
+void fen_append_row(char *out, size_t *n, const char *cells, int width)
+{
+    int empty = 0;
+    for (int i = 0; i < width; i++) {
+        if (!cells[i]) {
+            empty++;
+            continue;
+        }
+        if (empty)
+            out[(*n)++] = (char)('0' + empty);
+        empty = 0;
+        out[(*n)++] = cells[i];
+    }
+    if (empty)
+        out[(*n)++] = (char)('0' + empty);
+}
+
+bool game_fail(char *err, size_t len, const char *msg)
+{
+    snprintf(err, len, "%s", msg);
+    return false;
 }

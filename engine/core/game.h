@@ -144,6 +144,17 @@ static inline int game_team_to_move(const game_t *g, const position_t *pos)
     return g->team_of[g->to_move(pos)];
 }
 
+/* Records one evaluation term (values for team 0 and team 1); no-op
+ * without a trace or when it is full. */
+void eval_trace_add(eval_trace_t *t, const char *name, int team0, int team1);
+
+/* Appends one FEN row to out at *n: cells[i] is a piece letter or 0 for
+ * empty, runs of empties become digits (width <= 9). */
+void fen_append_row(char *out, size_t *n, const char *cells, int width);
+
+/* Writes msg to err and returns false: the parse_fen failure idiom. */
+bool game_fail(char *err, size_t len, const char *msg);
+
 /* Finds the legal move whose text is `text`, by printing every legal move.
  * Games whose move text has a single form use this as their parse_move. */
 move_t game_find_move(const game_t *g, const position_t *pos, const char *text);

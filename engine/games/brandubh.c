@@ -360,16 +360,6 @@ static const int corner_sq[4] = {0, 6, 42, 48};
 static const int corner_dirs[4][2] = {{0, 2}, {0, 3}, {1, 2}, {1, 3}};
 static const int guard_sq[4] = {8, 12, 36, 40}; /* b2 f2 b6 f6 */
 
-static void trace_add(eval_trace_t *t, const char *name, int att, int def)
-{
-    if (!t || t->count >= EVAL_TERMS_MAX)
-        return;
-    t->term[t->count].name = name;
-    t->term[t->count].value[SIDE_ATT] = att;
-    t->term[t->count].value[SIDE_DEF] = def;
-    t->count++;
-}
-
 /* Corners the king reaches in one move, and squares it reaches from which
  * a corner is one more move away. */
 static void king_routes(const bdb_t *b, bb64_t occ, int *now, int *two)
@@ -407,14 +397,14 @@ static score_t bdb_evaluate(const position_t *pos, eval_trace_t *t)
     int v_att = 0, v_def = 0;
 
     int mat_a = VAL_ATTACKER * bb_popcount(b->att), mat_d = VAL_DEFENDER * bb_popcount(b->def);
-    trace_add(t, "material", mat_a, mat_d);
+    eval_trace_add(t, "material", mat_a, mat_d);
 
     int mob_a = 0, mob_d = 0;
     for (bb64_t p = b->att; p;)
         mob_a += bb_popcount(targets(b, bb_pop(&p), occ));
     for (bb64_t p = b->def; p;)
         mob_d += bb_popcount(targets(b, bb_pop(&p), occ));
-    trace_add(t, "mobility", MOBILITY * mob_a, MOBILITY * mob_d);
+    eval_trace_add(t, "mobility", MOBILITY * mob_a, MOBILITY * mob_d);
     v_att += mat_a + MOBILITY * mob_a;
     v_def += mat_d + MOBILITY * mob_d;
 
@@ -430,8 +420,8 @@ static score_t bdb_evaluate(const position_t *pos, eval_trace_t *t)
         else if (now == 1)
             route += ROUTE_SINGLE;
         int kmob = KING_MOBILITY * bb_popcount(targets(b, k, occ));
-        trace_add(t, "king routes", 0, route);
-        trace_add(t, "king mobility", 0, kmob);
+        eval_trace_add(t, "king routes", 0, route);
+        eval_trace_add(t, "king mobility", 0, kmob);
         v_def += route + kmob;
 
         int near = 0;
@@ -439,7 +429,7 @@ static score_t bdb_evaluate(const position_t *pos, eval_trace_t *t)
             int n = step(k, d);
             near += n >= 0 && (b->att & bb_bit(n));
         }
-        trace_add(t, "king pressure", KING_PRESSURE * near, 0);
+        eval_trace_add(t, "king pressure", KING_PRESSURE * near, 0);
         v_att += KING_PRESSURE * near;
     }
 
@@ -447,7 +437,7 @@ static score_t bdb_evaluate(const position_t *pos, eval_trace_t *t)
     for (int i = 0; i < 4; i++)
         guards += (b->att & bb_bit(guard_sq[i])) != 0;
     int blockade = APPROACH_BLOCKED * blocked_approaches(b, occ) + CORNER_GUARD * guards;
-    trace_add(t, "blockade", blockade, 0);
+    eval_trace_add(t, "blockade", blockade, 0);
     v_att += blockade;
 
     score_t s = (score_t)(v_att - v_def);
@@ -507,12 +497,6 @@ static void set_start(position_t *pos, int version)
 static void set_start_v1(position_t *pos) { set_start(pos, 1); }
 static void set_start_v2(position_t *pos) { set_start(pos, 2); }
 
-static bool fail(char *err, size_t len, const char *msg)
-{
-    snprintf(err, len, "%s", msg);
-    return false;
-}
-
 static bool parse_fen(position_t *pos, const char *fen, char *err, size_t errlen, int version)
 {
     ensure_tables();
@@ -527,42 +511,42 @@ static bool parse_fen(position_t *pos, const char *fen, char *err, size_t errlen
                 f += *c - '0';
             } else {
                 if (f > 6)
-                    return fail(err, errlen, "rank too long");
+                    return game_fail(err, errlen, "rank too long");
                 bb64_t bit = bb_bit(r * 7 + f);
                 if (*c == 'a') b->att |= bit;
                 else if (*c == 'd') b->def |= bit;
                 else if (*c == 'k') {
                     if (b->king)
-                        return fail(err, errlen, "more than one king");
+                        return game_fail(err, errlen, "more than one king");
                     b->king = bit;
                 } else
-                    return fail(err, errlen, "unknown piece letter (expected a, d, k or 1-7)");
+                    return game_fail(err, errlen, "unknown piece letter (expected a, d, k or 1-7)");
                 f++;
             }
             if (f > 7)
-                return fail(err, errlen, "rank too long");
+                return game_fail(err, errlen, "rank too long");
             c++;
         }
         if (f != 7)
-            return fail(err, errlen, "each rank must have 7 squares");
+            return game_fail(err, errlen, "each rank must have 7 squares");
         if (r > 0) {
             if (*c != '/')
-                return fail(err, errlen, "expected 7 ranks separated by '/'");
+                return game_fail(err, errlen, "expected 7 ranks separated by '/'");
             c++;
         }
     }
     if (*c != ' ')
-        return fail(err, errlen, "expected a space and the side to move");
+        return game_fail(err, errlen, "expected a space and the side to move");
     c++;
     if (*c == 'a') b->stm = SIDE_ATT;
     else if (*c == 'd') b->stm = SIDE_DEF;
-    else return fail(err, errlen, "side to move must be 'a' or 'd'");
+    else return game_fail(err, errlen, "side to move must be 'a' or 'd'");
     if (c[1] != 0)
-        return fail(err, errlen, "unexpected text after the side to move");
+        return game_fail(err, errlen, "unexpected text after the side to move");
     if ((b->att | b->def) & (CORNERS | THRONE))
-        return fail(err, errlen, "only the king may stand on the throne or a corner");
+        return game_fail(err, errlen, "only the king may stand on the throne or a corner");
     if (bb_popcount(b->att) > 8 || bb_popcount(b->def) > 4)
-        return fail(err, errlen, "too many pieces (at most 8 attackers and 4 defenders)");
+        return game_fail(err, errlen, "too many pieces (at most 8 attackers and 4 defenders)");
     rehash(b);
     return true;
 }
@@ -593,20 +577,10 @@ static void bdb_write_fen(const position_t *pos, char *buf, size_t len)
     char out[GAME_FEN_MAX];
     size_t n = 0;
     for (int r = 6; r >= 0; r--) {
-        int empty = 0;
-        for (int f = 0; f < 7; f++) {
-            char ch = square_char(b, r * 7 + f);
-            if (!ch) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                out[n++] = (char)('0' + empty);
-            empty = 0;
-            out[n++] = ch;
-        }
-        if (empty)
-            out[n++] = (char)('0' + empty);
+        char cells[7];
+        for (int f = 0; f < 7; f++)
+            cells[f] = square_char(b, r * 7 + f);
+        fen_append_row(out, &n, cells, 7);
         if (r)
             out[n++] = '/';
     }
@@ -652,62 +626,36 @@ static const char *const bench_fens[] = {
     NULL,
 };
 
-const game_t brandubh_v1 = {
-    .name = "brandubh",
-    .description = "Brandubh, 7x7 tafl, version 1",
-    .players = 2,
-    .team_of = {0, 1},
-    .player_names = {"attackers", "defenders"},
-    .repetition_draw = true,
-    .move_keys = N_SQ * N_SQ,
-    .bench_fens = bench_fens,
-    .bench_depth = 9,
-    .set_start = set_start_v1,
-    .parse_fen = parse_fen_v1,
-    .write_fen = bdb_write_fen,
-    .print_board = bdb_print_board,
-    .to_move = bdb_to_move,
-    .hash = bdb_hash,
-    .gen_moves = bdb_gen_moves,
-    .gen_noisy = bdb_gen_noisy,
-    .count_moves = bdb_count_moves,
-    .make = bdb_make,
-    .unmake = bdb_unmake,
-    .decided = bdb_decided,
-    .outcome = bdb_outcome,
-    .evaluate = bdb_evaluate,
-    .move_text = bdb_move_text,
-    .parse_move = bdb_parse_move,
-    .move_key = bdb_move_key,
-    .chance_outcomes = NULL,
-};
+#define BRANDUBH_GAME(var, vname, desc, version)                                                               \
+    const game_t var = {                                                                                         \
+        .name = vname,                                                                                           \
+        .description = desc,                                                                                     \
+        .players = 2,                                                                                            \
+        .team_of = {0, 1},                                                                                       \
+        .player_names = {"attackers", "defenders"},                                                              \
+        .repetition_draw = true,                                                                                 \
+        .move_keys = N_SQ * N_SQ,                                                                                \
+        .bench_fens = bench_fens,                                                                                \
+        .bench_depth = 9,                                                                                        \
+        .set_start = set_start_##version,                                                                        \
+        .parse_fen = parse_fen_##version,                                                                        \
+        .write_fen = bdb_write_fen,                                                                              \
+        .print_board = bdb_print_board,                                                                          \
+        .to_move = bdb_to_move,                                                                                  \
+        .hash = bdb_hash,                                                                                        \
+        .gen_moves = bdb_gen_moves,                                                                              \
+        .gen_noisy = bdb_gen_noisy,                                                                              \
+        .count_moves = bdb_count_moves,                                                                          \
+        .make = bdb_make,                                                                                        \
+        .unmake = bdb_unmake,                                                                                    \
+        .decided = bdb_decided,                                                                                  \
+        .outcome = bdb_outcome,                                                                                  \
+        .evaluate = bdb_evaluate,                                                                                \
+        .move_text = bdb_move_text,                                                                              \
+        .parse_move = bdb_parse_move,                                                                            \
+        .move_key = bdb_move_key,                                                                                \
+        .chance_outcomes = NULL,                                                                                 \
+    }
 
-const game_t brandubh_v2 = {
-    .name = "brandubh-v2",
-    .description = "Brandubh, 7x7 tafl, version 2",
-    .players = 2,
-    .team_of = {0, 1},
-    .player_names = {"attackers", "defenders"},
-    .repetition_draw = true,
-    .move_keys = N_SQ * N_SQ,
-    .bench_fens = bench_fens,
-    .bench_depth = 9,
-    .set_start = set_start_v2,
-    .parse_fen = parse_fen_v2,
-    .write_fen = bdb_write_fen,
-    .print_board = bdb_print_board,
-    .to_move = bdb_to_move,
-    .hash = bdb_hash,
-    .gen_moves = bdb_gen_moves,
-    .gen_noisy = bdb_gen_noisy,
-    .count_moves = bdb_count_moves,
-    .make = bdb_make,
-    .unmake = bdb_unmake,
-    .decided = bdb_decided,
-    .outcome = bdb_outcome,
-    .evaluate = bdb_evaluate,
-    .move_text = bdb_move_text,
-    .parse_move = bdb_parse_move,
-    .move_key = bdb_move_key,
-    .chance_outcomes = NULL,
-};
+BRANDUBH_GAME(brandubh_v1, "brandubh", "Brandubh, 7x7 tafl, version 1", v1);
+BRANDUBH_GAME(brandubh_v2, "brandubh-v2", "Brandubh, 7x7 tafl, version 2", v2);

@@ -363,16 +363,6 @@ static int placement(const brax_t *b, int pl)
     return v;
 }
 
-static void trace_add(eval_trace_t *t, const char *name, int red, int blue)
-{
-    if (!t || t->count >= EVAL_TERMS_MAX)
-        return;
-    t->term[t->count].name = name;
-    t->term[t->count].value[RED] = red;
-    t->term[t->count].value[BLUE] = blue;
-    t->count++;
-}
-
 /* Points a player's men reach: 1-steps, and 2-steps along their colour. */
 static int mobility(const brax_t *b, int pl)
 {
@@ -403,20 +393,20 @@ static score_t brax_evaluate(const position_t *pos, eval_trace_t *t)
          * (quiescence sees which); the other must fear for all of them. */
         hang[pl] = bb128_popcount(threats(b, pl ^ 1));
     }
-    trace_add(t, "material", mat[RED], mat[BLUE]);
-    trace_add(t, "mobility", mob[RED], mob[BLUE]);
-    trace_add(t, "placement", place[RED], place[BLUE]);
+    eval_trace_add(t, "material", mat[RED], mat[BLUE]);
+    eval_trace_add(t, "mobility", mob[RED], mob[BLUE]);
+    eval_trace_add(t, "placement", place[RED], place[BLUE]);
     int stm = b->stm, opp = stm ^ 1;
     threat[stm] = hang[opp] ? TO_MOVE_THREAT : 0;
     int hanging[2] = {0, 0};
     hanging[opp] = -HANGING * hang[opp];
     hanging[stm] = -HANGING * (hang[stm] > 1 ? hang[stm] - 1 : 0);
-    trace_add(t, "threats", threat[RED], threat[BLUE]);
-    trace_add(t, "men en prise", hanging[RED], hanging[BLUE]);
+    eval_trace_add(t, "threats", threat[RED], threat[BLUE]);
+    eval_trace_add(t, "men en prise", hanging[RED], hanging[BLUE]);
     int braxed[2] = {0, 0};
     if (!bb128_empty(forced_men(b)))
         braxed[stm] = -BRAXED;
-    trace_add(t, "braxed", braxed[RED], braxed[BLUE]);
+    eval_trace_add(t, "braxed", braxed[RED], braxed[BLUE]);
     for (int pl = 0; pl < 2; pl++)
         v[pl] = mat[pl] + mob[pl] + place[pl] + threat[pl] + hanging[pl] + braxed[pl];
     return (score_t)(v[stm] - v[opp]);
@@ -516,12 +506,6 @@ static void set_start(position_t *pos, int variant)
     rehash(b);
 }
 
-static bool fail(char *err, size_t len, const char *msg)
-{
-    snprintf(err, len, "%s", msg);
-    return false;
-}
-
 static bool parse_fen(position_t *pos, const char *fen, char *err, size_t errlen, int variant)
 {
     ensure_tables();
@@ -536,42 +520,42 @@ static bool parse_fen(position_t *pos, const char *fen, char *err, size_t errlen
                 col += *c - '0';
             } else if (*c == 'r' || *c == 'b') {
                 if (col > 8)
-                    return fail(err, errlen, "row too long");
+                    return game_fail(err, errlen, "row too long");
                 b->men[*c == 'b'] = bb128_or(b->men[*c == 'b'], bb128_bit(r * 9 + col));
                 col++;
             } else {
-                return fail(err, errlen, "unknown letter (expected r, b or 1-9)");
+                return game_fail(err, errlen, "unknown letter (expected r, b or 1-9)");
             }
             if (col > 9)
-                return fail(err, errlen, "row too long");
+                return game_fail(err, errlen, "row too long");
         }
         if (col != 9)
-            return fail(err, errlen, "each row must have 9 points");
+            return game_fail(err, errlen, "each row must have 9 points");
         if (r > 0) {
             if (*c != '/')
-                return fail(err, errlen, "expected 9 rows separated by '/'");
+                return game_fail(err, errlen, "expected 9 rows separated by '/'");
             c++;
         }
     }
     char side[8], calls[8], extra[8];
     int quiet = -1, n = sscanf(c, " %7s %7s %d %7s", side, calls, &quiet, extra);
     if (n != 3)
-        return fail(err, errlen, "expected: <board> <side r|b> <calls -|r|b|rb> <quiet plies>");
+        return game_fail(err, errlen, "expected: <board> <side r|b> <calls -|r|b|rb> <quiet plies>");
     if (strcmp(side, "r") != 0 && strcmp(side, "b") != 0)
-        return fail(err, errlen, "side to move must be 'r' or 'b'");
+        return game_fail(err, errlen, "side to move must be 'r' or 'b'");
     b->stm = side[0] == 'b';
     if (strcmp(calls, "-") == 0) b->called = 0;
     else if (strcmp(calls, "r") == 0) b->called = 1;
     else if (strcmp(calls, "b") == 0) b->called = 2;
     else if (strcmp(calls, "rb") == 0) b->called = 3;
-    else return fail(err, errlen, "calls must be '-', 'r', 'b' or 'rb'");
+    else return game_fail(err, errlen, "calls must be '-', 'r', 'b' or 'rb'");
     if (variant == V_EASY && b->called)
-        return fail(err, errlen, "brax-easy has no calls");
+        return game_fail(err, errlen, "brax-easy has no calls");
     if (quiet < 0 || quiet > 255)
-        return fail(err, errlen, "the quiet ply count must be 0-255");
+        return game_fail(err, errlen, "the quiet ply count must be 0-255");
     b->quiet = (uint8_t)quiet;
     if (bb128_popcount(b->men[RED]) > 7 || bb128_popcount(b->men[BLUE]) > 7)
-        return fail(err, errlen, "at most 7 men a side");
+        return game_fail(err, errlen, "at most 7 men a side");
     rehash(b);
     return true;
 }
@@ -582,21 +566,12 @@ static void brax_write_fen(const position_t *pos, char *buf, size_t len)
     char out[GAME_FEN_MAX];
     size_t n = 0;
     for (int r = 8; r >= 0; r--) {
-        int empty = 0;
+        char cells[9];
         for (int col = 0; col < 9; col++) {
             int p = r * 9 + col;
-            char ch = bb128_test(b->men[RED], p) ? 'r' : bb128_test(b->men[BLUE], p) ? 'b' : 0;
-            if (!ch) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                out[n++] = (char)('0' + empty);
-            empty = 0;
-            out[n++] = ch;
+            cells[col] = bb128_test(b->men[RED], p) ? 'r' : bb128_test(b->men[BLUE], p) ? 'b' : 0;
         }
-        if (empty)
-            out[n++] = (char)('0' + empty);
+        fen_append_row(out, &n, cells, 9);
         if (r)
             out[n++] = '/';
     }
