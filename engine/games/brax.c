@@ -231,7 +231,7 @@ static bool is_over(const brax_t *b)
     return mine == 0 || (mine == 1 && theirs == 1 && b->quiet >= DRAW_QUIET_PLIES);
 }
 
-static int gen(const brax_t *b, move_t *moves, bool captures_only)
+static int gen(const brax_t *b, move_t *moves, bool noisy_only)
 {
     if (is_over(b))
         return 0;
@@ -245,15 +245,16 @@ static int gen(const brax_t *b, move_t *moves, bool captures_only)
         move_t m = plain[i];
         if (m & MOVE_CAPTURE)
             m |= MOVE_NOISY | MOVE_IRREVERSIBLE;
-        else if (captures_only)
-            continue;
-        moves[out++] = m;
+        /* Quiescence takes captures and calls: a call decides the reply, so
+         * stopping just before one would hide what it wins. */
+        if (!noisy_only || (m & MOVE_CAPTURE))
+            moves[out++] = m;
         if (b->variant == V_EASY)
             continue;
         brax_t after = *b;
         apply(&after, m);
         if (call_permitted(&after, b->stm) && any_threat(&after, b->stm))
-            moves[out++] = m | MOVE_CALL;
+            moves[out++] = m | MOVE_CALL | MOVE_NOISY;
     }
     return out;
 }

@@ -228,13 +228,13 @@ static score_t child_score(ctx_t *c, int team, int depth, int ply, score_t alpha
     return -negamax(c, depth, ply + 1, -beta, -alpha, pv_node);
 }
 
-static score_t qsearch(ctx_t *c, int ply, score_t alpha, score_t beta);
+static score_t qsearch(ctx_t *c, int ply, int qply, score_t alpha, score_t beta);
 
-static score_t qchild_score(ctx_t *c, int team, int ply, score_t alpha, score_t beta)
+static score_t qchild_score(ctx_t *c, int team, int ply, int qply, score_t alpha, score_t beta)
 {
     if (game_team_to_move(c->g, &c->pos) == team)
-        return qsearch(c, ply + 1, alpha, beta);
-    return -qsearch(c, ply + 1, -beta, -alpha);
+        return qsearch(c, ply + 1, qply + 1, alpha, beta);
+    return -qsearch(c, ply + 1, qply + 1, -beta, -alpha);
 }
 
 static void count_node(ctx_t *c, int ply)
@@ -246,8 +246,11 @@ static void count_node(ctx_t *c, int ply)
 }
 
 /* Quiescence: only the game's noisy moves, with the static evaluation as
- * the score of standing pat, so the horizon never falls mid-exchange. */
-static score_t qsearch(ctx_t *c, int ply, score_t alpha, score_t beta)
+ * the score of standing pat, so the horizon never falls mid-exchange.
+ * Noisy moves that capture nothing (a Brax call, a king's step home) are
+ * tried only at the first quiescence ply: enough to see what they threaten,
+ * without chains of them multiplying the tree. */
+static score_t qsearch(ctx_t *c, int ply, int qply, score_t alpha, score_t beta)
 {
     count_node(c, ply);
     if (c->stopped)
@@ -265,9 +268,11 @@ static score_t qsearch(ctx_t *c, int ply, score_t alpha, score_t beta)
     int team = game_team_to_move(c->g, &c->pos);
     score_t best = stand;
     for (int i = 0; i < n; i++) {
+        if (qply > 0 && !(moves[i] & MOVE_CAPTURE))
+            continue;
         undo_t u;
         push_move(c, moves[i], ply, &u);
-        score_t sc = qchild_score(c, team, ply, alpha, beta);
+        score_t sc = qchild_score(c, team, ply, qply, alpha, beta);
         pop_move(c, moves[i], &u);
         if (c->stopped)
             return 0;
@@ -294,7 +299,7 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
 {
     c->pv_len[ply] = 0;
     if (depth <= 0)
-        return qsearch(c, ply, alpha, beta);
+        return qsearch(c, ply, 0, alpha, beta);
     count_node(c, ply);
     if (c->stopped)
         return 0;
