@@ -9,8 +9,10 @@ LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/search/*.c) proto
 TEST_SRC := $(wildcard tests/*.c)
 MATCH_SRC := bench/match.c bench/engine_proc.c bench/stats.c
 
-CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
-CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt)
+# Expanded when used (=, not :=), so that `make deps test` sees the check
+# that deps has just installed.
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck_pic -lsubunit -lm -lrt -pthread)
 
 # Release objects drop assertions; test objects keep them, so the suite
 # checks the invariants as it runs.
@@ -19,7 +21,7 @@ DBG_OBJ  := $(LIB_SRC:%.c=build/dbg/%.o)
 SAN_OBJ  := $(LIB_SRC:%.c=build/san/%.o)
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all test sanitize bench clean
+.PHONY: all deps test sanitize bench clean
 all: denham denham-match
 
 denham: $(REL_OBJ) build/rel/protocol/main.o
@@ -49,6 +51,16 @@ build/test_denham_san: $(SAN_OBJ) $(MATCH_SRC:%.c=build/san/%.o) $(TEST_SRC:%.c=
 
 build/bench_denham: $(REL_OBJ) build/rel/bench/bench_main.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# The test suite needs the `check` library; on Debian this installs it
+# (and pkg-config) when it is missing.
+deps:
+	@if ! pkg-config --exists check 2>/dev/null; then \
+		echo "installing check and pkg-config with apt-get"; \
+		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq check pkg-config >/dev/null; \
+	fi
 
 # The transcript and match tests drive the real binaries, so `test` builds them.
 test: build/test_denham denham denham-match
