@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../engine/core/perft.h"
 #include "../engine/core/record.h"
@@ -365,7 +366,8 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
 static void cmd_board(engine_t *e)
 {
     char board[GAME_BOARD_TEXT_MAX], fen[GAME_FEN_MAX];
-    e->game->print_board(&e->rec->pos, board, sizeof board, false);
+    /* Colours only for a person at a terminal, never into a pipe or file. */
+    e->game->print_board(&e->rec->pos, board, sizeof board, isatty(fileno(e->out)) != 0);
     e->game->write_fen(&e->rec->pos, fen, sizeof fen);
     pthread_mutex_lock(&e->out_lock);
     fprintf(e->out, "%s", board);
