@@ -128,13 +128,13 @@ int main(int argc, char **argv)
     if (!s)
         return 1;
     /* Depths at which each perft takes a second or more. */
-    const char *games[] = {"brandubh", "brandubh-v2", "brax", "brax-easy"};
-    const int depths[] = {5, 5, 6, 6};
-    for (int i = 0; i < 4; i++) {
+    const char *games[] = {"brandubh", "brandubh-v2", "brax", "brax-easy", "bolix"};
+    const int depths[] = {5, 5, 6, 6, 4};
+    for (int i = 0; i < 5; i++) {
         perft_speed(variants_find(games[i]), depths[i], true);
         perft_speed(variants_find(games[i]), depths[i], false);
     }
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         search_speed(variants_find(games[i]), s);
     searcher_free(s);
     return 0;

@@ -28,5 +28,6 @@ Suite *suite_search(void);
 Suite *suite_protocol(void);
 Suite *suite_match(void);
 Suite *suite_brax(void);
+Suite *suite_bolix(void);
 
 #endif

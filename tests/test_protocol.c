@@ -78,7 +78,7 @@ START_TEST(uci_handshake)
     ck_assert(strstr(out, "id author "));
     ck_assert(strstr(out, "option name Hash type spin default 16"));
     ck_assert(strstr(out, "option name UCI_Variant type combo default brax var brax var brax-zillions var brax-easy "
-                          "var brax-hunt var brandubh var brandubh-v2\n"));
+                          "var brax-hunt var brandubh var brandubh-v2 var bolix\n"));
     ck_assert(strstr(out, "\nuciok\n"));
     out = run("ugi\nisready\n");
     ck_assert(strstr(out, "\nugiok\nreadyok\n"));
@@ -247,6 +247,23 @@ START_TEST(brax_transcript)
 }
 END_TEST
 
+/* Bolix: placements, a capture with its removal, ko, and the position
+ * string's hands. */
+START_TEST(bolix_transcript)
+{
+    const char *out = run("setoption name UCI_Variant value bolix\nposition startpos moves e5 e6 a1 e7 e8\nd\n");
+    ck_assert_int_eq(count_lines_starting(out, "info string error: illegal move 'e8'"), 1);
+    out = run("setoption name UCI_Variant value bolix\nposition startpos moves e5 e6 a1 e7 e8xe6\nd\nmoves\n"
+              "query gameover\n");
+    ck_assert_int_eq(count_lines_starting(out, "info string error"), 0);
+    ck_assert_str_eq(line_after(out, "Fen: "), "b5/7/8/9/4b1wb2/10/9/8/7/6 w 33 35 e6 0");
+    ck_assert(!strstr(line_after(out, "moves"), " e6 "));
+    ck_assert(strstr(out, "response false"));
+    out = run("setoption name UCI_Variant value bolix\ngo perft 2\n");
+    ck_assert_str_eq(line_after(out, "Nodes searched: "), "6320");
+}
+END_TEST
+
 START_TEST(variant_option_selects_the_game)
 {
     const char *out = run("setoption name UCI_Variant value brandubh-v2\nd\n");
@@ -315,6 +332,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, clock_and_movetime_searches_answer);
     tcase_add_test(tc, queries);
     tcase_add_test(tc, brax_transcript);
+    tcase_add_test(tc, bolix_transcript);
     tcase_add_test(tc, variant_option_selects_the_game);
     tcase_add_test(tc, eval_and_bench);
     tcase_add_test(tc, binary_transcript_and_subcommands);

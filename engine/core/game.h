@@ -128,6 +128,10 @@ typedef struct game {
     outcome_t (*outcome)(const position_t *pos);
 
     score_t (*evaluate)(const position_t *pos, eval_trace_t *trace);
+    /* True when the side to move faces a threat to win at once and must
+     * answer it (a Bolix four), like a chess check: quiescence then does not
+     * stand pat, and gen_noisy must return every answer. NULL: never. */
+    bool (*must_respond)(const position_t *pos);
 
     void (*move_text)(const position_t *pos, move_t move, char *buf, size_t len);
     /* Legal move for text in pos, or MOVE_NONE. */

@@ -5,6 +5,7 @@
 
 #include "../games/brandubh.h"
 #include "../games/brax.h"
+#include "../games/bolix.h"
 
 /* The first entry is the default variant. */
 static const game_t *const variant_list[] = {
@@ -14,6 +15,7 @@ static const game_t *const variant_list[] = {
     &brax_hunt,
     &brandubh_v1,
     &brandubh_v2,
+    &bolix,
 };
 
 #define VARIANT_COUNT ((int)(sizeof variant_list / sizeof variant_list[0]))

@@ -1,0 +1,675 @@
+/*
+ * bolix.c: Bolix on two 128-bit bitboards.
+ *
+ * Cells are indexed column by column (a1 = 0 ... j10 = 79). Everything the
+ * rules look at is precomputed: the 116 five-cell windows and, per cell,
+ * the windows through it (a win is a window of one colour, tested only
+ * around the placed marble); per cell and direction, the three cells of a
+ * possible sandwich (own, enemy, enemy, own with the placed marble at one
+ * end).
+ */
+#include "bolix.h"
+
+#include <assert.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/bb128.h"
+#include "../core/rng.h"
+
+enum { BLACK = 0, WHITE = 1 };
+
+#define N_CELLS 80
+#define N_WINDOWS 116
+#define HAND 36
+#define NO_CELL 127
+#define MAX_WINDOWS_PER_CELL 15
+
+typedef struct bolix_pos {
+    bb128_t men[2];
+    uint64_t hash;
+    uint8_t stm;
+    uint8_t hand[2];
+    uint8_t ko;     /* cell the side to move may not place on, or NO_CELL */
+    uint8_t passes; /* passes just made in a row */
+} bolix_t;
+
+_Static_assert(sizeof(bolix_t) <= GAME_POS_BYTES, "position fits");
+_Static_assert(sizeof(bolix_t) <= sizeof(((undo_t *)0)->w), "undo holds a position");
+
+static const int col_lo[10] = {1, 1, 1, 1, 1, 1, 2, 3, 4, 5};
+static const int col_hi[10] = {6, 7, 8, 9, 10, 10, 10, 10, 10, 10};
+/* The six directions as (dq, dn); the first three are the line directions. */
+static const int DQ[6] = {0, 1, 1, 0, -1, -1}, DN[6] = {1, 0, 1, -1, 0, -1};
+
+static int cell_q[N_CELLS], cell_n[N_CELLS];
+static int8_t cell_at[10][11]; /* [q][n], -1 off the board */
+static bb128_t windows[N_WINDOWS];
+static int n_windows;
+static uint8_t cell_windows[N_CELLS][MAX_WINDOWS_PER_CELL];
+static uint8_t cell_window_count[N_CELLS];
+static int8_t sandwich[N_CELLS][6][3]; /* cells at +1, +2, +3, or -1 */
+static uint64_t zobrist_men[2][N_CELLS], zobrist_side, zobrist_ko[N_CELLS + 1], zobrist_pass;
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static bolix_t *P(position_t *p) { return (bolix_t *)p->bytes; }
+static const bolix_t *CP(const position_t *p) { return (const bolix_t *)p->bytes; }
+
+/* ---- geometry ---- */
+
+static int at(int q, int n) { return q >= 0 && q < 10 && n >= 1 && n <= 10 ? cell_at[q][n] : -1; }
+
+static void init_tables(void)
+{
+    memset(cell_at, -1, sizeof cell_at);
+    int i = 0;
+    for (int q = 0; q < 10; q++)
+        for (int n = col_lo[q]; n <= col_hi[q]; n++) {
+            cell_q[i] = q;
+            cell_n[i] = n;
+            cell_at[q][n] = (int8_t)i++;
+        }
+    assert(i == N_CELLS);
+    for (int c = 0; c < N_CELLS; c++)
+        for (int d = 0; d < 3; d++) {
+            bb128_t w = bb128_zero();
+            int k = 0;
+            for (; k < 5; k++) {
+                int x = at(cell_q[c] + k * DQ[d], cell_n[c] + k * DN[d]);
+                if (x < 0)
+                    break;
+                w = bb128_or(w, bb128_bit(x));
+            }
+            if (k < 5)
+                continue;
+            for (bb128_t m = w; !bb128_empty(m);) {
+                int x = bb128_pop(&m);
+                cell_windows[x][cell_window_count[x]++] = (uint8_t)n_windows;
+            }
+            windows[n_windows++] = w;
+        }
+    for (int c = 0; c < N_CELLS; c++)
+        for (int d = 0; d < 6; d++)
+            for (int k = 0; k < 3; k++)
+                sandwich[c][d][k] = (int8_t)at(cell_q[c] + (k + 1) * DQ[d], cell_n[c] + (k + 1) * DN[d]);
+    rng_t rng = {0xB011Bu};
+    for (int s = 0; s < 2; s++)
+        for (int c = 0; c < N_CELLS; c++)
+            zobrist_men[s][c] = rng_next(&rng);
+    zobrist_side = rng_next(&rng);
+    for (int c = 0; c <= N_CELLS; c++)
+        zobrist_ko[c] = rng_next(&rng);
+    zobrist_pass = rng_next(&rng);
+}
+
+static void ensure_tables(void) { pthread_once(&tables_once, init_tables); }
+
+int bolix_window_count(void)
+{
+    ensure_tables();
+    return n_windows;
+}
+
+/* ---- rules ---- */
+
+static bool five_through(bb128_t own, int cell)
+{
+    for (int i = 0; i < cell_window_count[cell]; i++) {
+        bb128_t w = windows[cell_windows[cell][i]];
+        if (bb128_eq(bb128_and(own, w), w))
+            return true;
+    }
+    return false;
+}
+
+static bool has_five(bb128_t own)
+{
+    for (int i = 0; i < n_windows; i++)
+        if (bb128_eq(bb128_and(own, windows[i]), windows[i]))
+            return true;
+    return false;
+}
+
+/* Enemy marbles enclosed (own, enemy, enemy, own) by a marble of `own`
+ * placed on cell. */
+static bb128_t enclosed(bb128_t own, bb128_t enemy, int cell)
+{
+    bb128_t out = bb128_zero();
+    for (int d = 0; d < 6; d++) {
+        const int8_t *s = sandwich[cell][d];
+        if (s[2] >= 0 && bb128_test(enemy, s[0]) && bb128_test(enemy, s[1]) && bb128_test(own, s[2]))
+            out = bb128_or(out, bb128_or(bb128_bit(s[0]), bb128_bit(s[1])));
+    }
+    return out;
+}
+
+/* place (7 bits) | (removed + 1) << 7 | PLACED; a pass is PASS. The
+ * marker bit keeps a plain placement on a1 (cell 0) from being move 0. */
+#define PASS ((move_t)NO_CELL)
+#define PLACED ((move_t)1 << 14)
+static move_t encode(int place, int removed) { return (move_t)(place | (removed + 1) << 7) | PLACED; }
+static int move_place(move_t m) { return (int)(m & 127); }
+static int move_removed(move_t m) { return (int)(m >> 7 & 127) - 1; }
+
+static bool is_over(const bolix_t *b)
+{
+    return b->passes >= 2 || has_five(b->men[0]) || has_five(b->men[1]);
+}
+
+/* Cells where `own` would complete a window of five (a four's empty cell). */
+static bb128_t five_makers(bb128_t own, bb128_t empty)
+{
+    bb128_t out = bb128_zero();
+    for (int i = 0; i < n_windows; i++) {
+        bb128_t w = windows[i], gap = bb128_andnot(w, own);
+        if (bb128_popcount(gap) == 1 && !bb128_empty(bb128_and(gap, empty)))
+            out = bb128_or(out, gap);
+    }
+    return out;
+}
+
+static bb128_t empty_cells(const bolix_t *b)
+{
+    bb128_t all = {~0ull, (1ull << (N_CELLS - 64)) - 1};
+    return bb128_andnot(all, bb128_or(b->men[0], b->men[1]));
+}
+
+/* Flags a placement: it wins, makes a four (a win threat), or captures. */
+static move_t flag(const bolix_t *b, int cell, move_t m, bool capture)
+{
+    bb128_t own = bb128_or(b->men[b->stm], bb128_bit(cell));
+    if (five_through(own, cell))
+        return m | MOVE_NOISY;
+    if (capture)
+        m |= MOVE_NOISY | MOVE_CAPTURE;
+    bb128_t empty = bb128_andnot(empty_cells(b), bb128_bit(cell));
+    for (int i = 0; i < cell_window_count[cell]; i++) {
+        bb128_t w = windows[cell_windows[cell][i]], gap = bb128_andnot(w, own);
+        if (bb128_popcount(gap) == 1 && !bb128_empty(bb128_and(gap, empty)))
+            return m | MOVE_NOISY | MOVE_FORCING;
+    }
+    return m;
+}
+
+/* Every placement on a cell in `cells`, with each choice of removal. */
+static int gen_on(const bolix_t *b, bb128_t cells, move_t *moves)
+{
+    int n = 0, pl = b->stm;
+    for (bb128_t m = cells; !bb128_empty(m);) {
+        int c = bb128_pop(&m);
+        bb128_t own = bb128_or(b->men[pl], bb128_bit(c));
+        /* A winning placement captures nothing. */
+        bb128_t taken = five_through(own, c) ? bb128_zero() : enclosed(own, b->men[pl ^ 1], c);
+        if (bb128_empty(taken)) {
+            moves[n++] = flag(b, c, encode(c, -1), false);
+            continue;
+        }
+        for (bb128_t t = taken; !bb128_empty(t);)
+            moves[n++] = flag(b, c, encode(c, bb128_pop(&t)), true);
+    }
+    return n;
+}
+
+static bb128_t placeable(const bolix_t *b)
+{
+    bb128_t e = empty_cells(b);
+    if (b->ko != NO_CELL)
+        e = bb128_andnot(e, bb128_bit(b->ko));
+    return e;
+}
+
+static int bolix_gen_moves(const position_t *pos, move_t *moves)
+{
+    const bolix_t *b = CP(pos);
+    if (is_over(b))
+        return 0;
+    if (b->hand[b->stm] == 0) {
+        moves[0] = PASS;
+        return 1;
+    }
+    return gen_on(b, placeable(b), moves);
+}
+
+/* Cells of the opponent's fours: where the opponent would make five. */
+static bb128_t threats_against(const bolix_t *b)
+{
+    return five_makers(b->men[b->stm ^ 1], empty_cells(b));
+}
+
+/* The opponent's marbles that stand in its fours: removing one breaks it. */
+static bb128_t four_marbles(const bolix_t *b)
+{
+    bb128_t opp = b->men[b->stm ^ 1], empty = empty_cells(b), out = bb128_zero();
+    for (int i = 0; i < n_windows; i++) {
+        bb128_t w = windows[i], gap = bb128_andnot(w, opp);
+        if (bb128_popcount(gap) == 1 && !bb128_empty(bb128_and(gap, empty)))
+            out = bb128_or(out, bb128_and(w, opp));
+    }
+    return out;
+}
+
+static bool bolix_must_respond(const position_t *pos)
+{
+    const bolix_t *b = CP(pos);
+    return !is_over(b) && b->hand[b->stm] > 0 && !bb128_empty(threats_against(b));
+}
+
+/* Noisy moves; facing a four, every answer: our own wins, blocks on the
+ * four's empty cells, and captures that take a marble out of the four.
+ * Nothing else stops the five, so the list is complete. */
+static int bolix_gen_noisy(const position_t *pos, move_t *moves)
+{
+    const bolix_t *b = CP(pos);
+    if (is_over(b) || b->hand[b->stm] == 0)
+        return 0;
+    move_t all[MAX_MOVES];
+    int n = gen_on(b, placeable(b), all), out = 0;
+    bb128_t threats = threats_against(b);
+    if (bb128_empty(threats)) {
+        for (int i = 0; i < n; i++)
+            if (all[i] & MOVE_NOISY)
+                moves[out++] = all[i];
+        return out;
+    }
+    bb128_t breakable = four_marbles(b);
+    for (int i = 0; i < n; i++) {
+        move_t m = all[i];
+        bool wins = (m & MOVE_NOISY) && !(m & (MOVE_CAPTURE | MOVE_FORCING));
+        bool blocks = bb128_test(threats, move_place(m));
+        bool breaks = (m & MOVE_CAPTURE) && bb128_test(breakable, move_removed(m));
+        if (wins || blocks || breaks)
+            moves[out++] = m;
+    }
+    return out;
+}
+
+static int bolix_count_moves(const position_t *pos)
+{
+    const bolix_t *b = CP(pos);
+    if (is_over(b))
+        return 0;
+    if (b->hand[b->stm] == 0)
+        return 1;
+    /* Placements without a capture count once; with one, once per choice. */
+    int n = 0, pl = b->stm;
+    for (bb128_t m = placeable(b); !bb128_empty(m);) {
+        int c = bb128_pop(&m);
+        bb128_t own = bb128_or(b->men[pl], bb128_bit(c));
+        bb128_t taken = five_through(own, c) ? bb128_zero() : enclosed(own, b->men[pl ^ 1], c);
+        n += bb128_empty(taken) ? 1 : bb128_popcount(taken);
+    }
+    return n;
+}
+
+/* ---- make / unmake ---- */
+
+static void set_ko(bolix_t *b, int cell)
+{
+    b->hash ^= zobrist_ko[b->ko == NO_CELL ? N_CELLS : b->ko];
+    b->ko = (uint8_t)cell;
+    b->hash ^= zobrist_ko[cell == NO_CELL ? N_CELLS : cell];
+}
+
+static void bolix_make(position_t *pos, move_t m, undo_t *u)
+{
+    bolix_t *b = P(pos);
+    memcpy(u->w, b, sizeof *b);
+    int pl = b->stm;
+    if (m == PASS) {
+        if (b->passes == 0)
+            b->hash ^= zobrist_pass;
+        b->passes++;
+        set_ko(b, NO_CELL);
+    } else {
+        if (b->passes)
+            b->hash ^= zobrist_pass;
+        b->passes = 0;
+        int c = move_place(m), r = move_removed(m);
+        b->men[pl] = bb128_or(b->men[pl], bb128_bit(c));
+        b->hash ^= zobrist_men[pl][c];
+        b->hand[pl]--;
+        if (r >= 0) {
+            b->men[pl ^ 1] = bb128_xor(b->men[pl ^ 1], bb128_bit(r));
+            b->hash ^= zobrist_men[pl ^ 1][r];
+            b->hand[pl ^ 1]++;
+        }
+        /* The victim may not place on the emptied cell on their next turn. */
+        set_ko(b, r >= 0 ? r : NO_CELL);
+    }
+    b->stm ^= 1;
+    b->hash ^= zobrist_side;
+}
+
+static void bolix_unmake(position_t *pos, move_t m, const undo_t *u)
+{
+    (void)m;
+    memcpy(P(pos), u->w, sizeof(bolix_t));
+}
+
+/* ---- state ---- */
+
+static int bolix_to_move(const position_t *pos) { return CP(pos)->stm; }
+static uint64_t bolix_hash(const position_t *pos) { return CP(pos)->hash; }
+
+static bool bolix_decided(const position_t *pos, outcome_t *out)
+{
+    const bolix_t *b = CP(pos);
+    int last = b->stm ^ 1;
+    if (has_five(b->men[last])) {
+        *out = (outcome_t){OUTCOME_WIN, last, "five in a row"};
+        return true;
+    }
+    if (has_five(b->men[b->stm])) {
+        *out = (outcome_t){OUTCOME_WIN, b->stm, "five in a row"};
+        return true;
+    }
+    if (b->passes >= 2) {
+        *out = (outcome_t){OUTCOME_DRAW, -1, "two passes in a row"};
+        return true;
+    }
+    return false;
+}
+
+static outcome_t bolix_outcome(const position_t *pos)
+{
+    outcome_t o;
+    if (bolix_decided(pos, &o))
+        return o;
+    return (outcome_t){OUTCOME_NONE, -1, NULL};
+}
+
+/* ---- evaluation ---- */
+
+/* Value of a window holding k marbles of one colour and none of the other. */
+static const int window_value[5] = {0, 1, 8, 40, 300};
+enum { CAPTURE_THREAT = 30, HAND_MARBLE = 2, TO_MOVE_FOUR = 5000 };
+
+/* Cells where `own` placing would enclose a pair of `enemy`. */
+static int capture_chances(bb128_t own, bb128_t enemy, bb128_t empty)
+{
+    int n = 0;
+    for (bb128_t m = empty; !bb128_empty(m);) {
+        int c = bb128_pop(&m);
+        n += !bb128_empty(enclosed(own, enemy, c));
+    }
+    return n;
+}
+
+static score_t bolix_evaluate(const position_t *pos, eval_trace_t *t)
+{
+    const bolix_t *b = CP(pos);
+    int lines[2] = {0, 0}, fours[2] = {0, 0};
+    for (int i = 0; i < n_windows; i++) {
+        int k0 = bb128_popcount(bb128_and(b->men[0], windows[i]));
+        int k1 = bb128_popcount(bb128_and(b->men[1], windows[i]));
+        if (k0 && !k1) {
+            lines[0] += window_value[k0 < 5 ? k0 : 4];
+            fours[0] += k0 == 4;
+        } else if (k1 && !k0) {
+            lines[1] += window_value[k1 < 5 ? k1 : 4];
+            fours[1] += k1 == 4;
+        }
+    }
+    eval_trace_add(t, "lines", lines[0], lines[1]);
+    bb128_t empty = empty_cells(b);
+    int caps[2];
+    for (int pl = 0; pl < 2; pl++)
+        caps[pl] = CAPTURE_THREAT * capture_chances(b->men[pl], b->men[pl ^ 1], empty);
+    eval_trace_add(t, "capture threats", caps[0], caps[1]);
+    int hand[2] = {HAND_MARBLE * b->hand[0], HAND_MARBLE * b->hand[1]};
+    eval_trace_add(t, "marbles in hand", hand[0], hand[1]);
+    int stm = b->stm, opp = stm ^ 1;
+    /* A four of the side to move with a free cell wins next move. */
+    int win[2] = {0, 0};
+    if (fours[stm] && b->hand[stm] && !bb128_empty(bb128_andnot(five_makers(b->men[stm], empty),
+                                                             b->ko == NO_CELL ? bb128_zero() : bb128_bit(b->ko))))
+        win[stm] = TO_MOVE_FOUR;
+    eval_trace_add(t, "four to play", win[0], win[1]);
+    int v[2];
+    for (int pl = 0; pl < 2; pl++)
+        v[pl] = lines[pl] + caps[pl] + hand[pl] + win[pl];
+    return (score_t)(v[stm] - v[opp]);
+}
+
+/* ---- text ---- */
+
+static void cell_name(int c, char *out, size_t len) { snprintf(out, len, "%c%d", 'a' + cell_q[c], cell_n[c]); }
+
+static void bolix_move_text(const position_t *pos, move_t m, char *buf, size_t len)
+{
+    (void)pos;
+    if (m == PASS) {
+        snprintf(buf, len, "pass");
+        return;
+    }
+    char a[4], r[4];
+    cell_name(move_place(m), a, sizeof a);
+    if (move_removed(m) < 0) {
+        snprintf(buf, len, "%s", a);
+        return;
+    }
+    cell_name(move_removed(m), r, sizeof r);
+    snprintf(buf, len, "%sx%s", a, r);
+}
+
+static move_t bolix_parse_move(const position_t *pos, const char *text)
+{
+    return game_find_move(&bolix, pos, text);
+}
+
+static int bolix_move_key(move_t m) { return m == PASS ? N_CELLS : move_place(m); }
+
+/* ---- position strings ---- */
+
+static void rehash(bolix_t *b)
+{
+    b->hash = (b->stm ? zobrist_side : 0) ^ zobrist_ko[b->ko == NO_CELL ? N_CELLS : b->ko] ^
+              (b->passes ? zobrist_pass : 0);
+    for (int s = 0; s < 2; s++)
+        for (bb128_t m = b->men[s]; !bb128_empty(m);)
+            b->hash ^= zobrist_men[s][bb128_pop(&m)];
+}
+
+static void set_start(position_t *pos)
+{
+    ensure_tables();
+    memset(pos, 0, sizeof *pos);
+    bolix_t *b = P(pos);
+    b->hand[0] = b->hand[1] = HAND;
+    b->ko = NO_CELL;
+    rehash(b);
+}
+
+static int parse_cell(const char *s, int *used)
+{
+    if (s[0] < 'a' || s[0] > 'j')
+        return -1;
+    char *end;
+    long n = strtol(s + 1, &end, 10);
+    if (end == s + 1 || n < 1 || n > 10)
+        return -1;
+    *used = (int)(end - s);
+    return at(s[0] - 'a', (int)n);
+}
+
+static bool parse_fen(position_t *pos, const char *fen, char *err, size_t errlen)
+{
+    ensure_tables();
+    memset(pos, 0, sizeof *pos);
+    bolix_t *b = P(pos);
+    const char *c = fen;
+    for (int q = 0; q < 10; q++) {
+        int n = col_lo[q];
+        while (*c && *c != '/' && *c != ' ') {
+            if (*c >= '0' && *c <= '9') {
+                char *end;
+                long k = strtol(c, &end, 10);
+                if (k < 1)
+                    return game_fail(err, errlen, "empty runs must be 1 or more");
+                n += (int)k;
+                c = end;
+                continue;
+            }
+            if (*c != 'b' && *c != 'w')
+                return game_fail(err, errlen, "unknown letter (expected b, w or a number)");
+            if (n > col_hi[q])
+                return game_fail(err, errlen, "column too long");
+            b->men[*c == 'w'] = bb128_or(b->men[*c == 'w'], bb128_bit(at(q, n)));
+            n++;
+            c++;
+        }
+        if (n != col_hi[q] + 1)
+            return game_fail(err, errlen, "a column has the wrong number of cells");
+        if (q < 9) {
+            if (*c != '/')
+                return game_fail(err, errlen, "expected 10 columns separated by '/'");
+            c++;
+        }
+    }
+    char side[4], ko[8], extra[4];
+    int hb, hw, passes;
+    if (sscanf(c, " %3s %d %d %7s %d %3s", side, &hb, &hw, ko, &passes, extra) != 5)
+        return game_fail(err, errlen, "expected: <board> <side b|w> <black hand> <white hand> <ko cell|-> <passes>");
+    if (strcmp(side, "b") != 0 && strcmp(side, "w") != 0)
+        return game_fail(err, errlen, "side to move must be 'b' or 'w'");
+    b->stm = side[0] == 'w';
+    if (hb < 0 || hw < 0 || hb + bb128_popcount(b->men[0]) > HAND || hw + bb128_popcount(b->men[1]) > HAND)
+        return game_fail(err, errlen, "hands and marbles on the board exceed 36 a side");
+    b->hand[0] = (uint8_t)hb;
+    b->hand[1] = (uint8_t)hw;
+    if (passes < 0 || passes > 2)
+        return game_fail(err, errlen, "passes must be 0, 1 or 2");
+    b->passes = (uint8_t)passes;
+    if (strcmp(ko, "-") == 0) {
+        b->ko = NO_CELL;
+    } else {
+        int used = 0, k = parse_cell(ko, &used);
+        if (k < 0 || ko[used] || bb128_test(bb128_or(b->men[0], b->men[1]), k))
+            return game_fail(err, errlen, "the ko cell must be an empty cell or '-'");
+        b->ko = (uint8_t)k;
+    }
+    rehash(b);
+    return true;
+}
+
+static void bolix_write_fen(const position_t *pos, char *buf, size_t len)
+{
+    const bolix_t *b = CP(pos);
+    char out[GAME_FEN_MAX];
+    size_t n = 0;
+    for (int q = 0; q < 10; q++) {
+        int empty = 0;
+        for (int k = col_lo[q]; k <= col_hi[q]; k++) {
+            int c = at(q, k);
+            char ch = bb128_test(b->men[0], c) ? 'b' : bb128_test(b->men[1], c) ? 'w' : 0;
+            if (!ch) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                n += (size_t)snprintf(out + n, sizeof out - n, "%d", empty);
+            empty = 0;
+            out[n++] = ch;
+        }
+        if (empty)
+            n += (size_t)snprintf(out + n, sizeof out - n, "%d", empty);
+        if (q < 9)
+            out[n++] = '/';
+    }
+    out[n] = 0;
+    char ko[4] = "-";
+    if (b->ko != NO_CELL)
+        cell_name(b->ko, ko, sizeof ko);
+    snprintf(buf, len, "%s %c %d %d %s %d", out, b->stm ? 'w' : 'b', b->hand[0], b->hand[1], ko, b->passes);
+}
+
+/* Columns drawn upright, each half a cell below its left neighbour: cell
+ * (q, n) sits at half-line 2n - q, so the six neighbours of a cell are the
+ * cells above, below, and diagonally left and right. Empty cells show
+ * their names, so a move can be read off the picture. */
+static void bolix_print_board(const position_t *pos, char *buf, size_t len, bool ansi)
+{
+    const bolix_t *b = CP(pos);
+    size_t n = 0;
+#define OUT(...) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__))
+    for (int y = 16; y >= -3; y--) {
+        char line[128];
+        memset(line, ' ', sizeof line);
+        int width = 0;
+        bool any = false;
+        for (int q = 0; q < 10; q++) {
+            if ((y + q) % 2 != 0)
+                continue;
+            int c = at(q, (y + q) / 2);
+            if (c < 0 || (y + q) / 2 < 1)
+                continue;
+            char name[4] = "";
+            if (bb128_test(b->men[0], c)) snprintf(name, sizeof name, " X");
+            else if (bb128_test(b->men[1], c)) snprintf(name, sizeof name, " O");
+            else cell_name(c, name, sizeof name);
+            memcpy(line + 4 * q, name, strlen(name));
+            width = 4 * q + 3;
+            any = true;
+        }
+        if (!any)
+            continue;
+        line[width] = 0;
+        if (ansi) {
+            for (int i = 0; i < width; i++) {
+                if (line[i] == 'X') OUT("\033[1;33mX\033[0m");
+                else if (line[i] == 'O') OUT("\033[1;36mO\033[0m");
+                else OUT("%c", line[i]);
+            }
+            OUT("\n");
+        } else {
+            OUT("%s\n", line);
+        }
+    }
+    char ko[4] = "-";
+    if (b->ko != NO_CELL)
+        cell_name(b->ko, ko, sizeof ko);
+    OUT("%s to move; in hand: black (X) %d, white (O) %d; ko: %s\n", b->stm ? "White" : "Black", b->hand[0],
+        b->hand[1], ko);
+#undef OUT
+}
+
+static const char *const bench_fens[] = {
+    "6/7/8/9/10/10/9/8/7/6 b 36 36 - 0",
+    "6/7/8/4b4/3bw5/3wb5/9/8/7/6 w 33 34 - 0",
+    "6/7/2w5/3bbw3/2wbw5/3bwb4/4b4/8/7/6 w 30 31 - 0",
+    "6/1w5/2wb4/2bbw4/2wbbw4/2bwwb4/3bw4/3b4/7/6 w 27 28 - 0",
+    NULL,
+};
+
+const game_t bolix = {
+    .name = "bolix",
+    .description = "Bolix (Boku), 80-cell hex board",
+    .players = 2,
+    .team_of = {0, 1},
+    .player_names = {"black", "white"},
+    .repetition_draw = false,
+    .move_keys = N_CELLS + 1,
+    .bench_fens = bench_fens,
+    .bench_depth = 4,
+    .set_start = set_start,
+    .parse_fen = parse_fen,
+    .write_fen = bolix_write_fen,
+    .print_board = bolix_print_board,
+    .to_move = bolix_to_move,
+    .hash = bolix_hash,
+    .gen_moves = bolix_gen_moves,
+    .gen_noisy = bolix_gen_noisy,
+    .count_moves = bolix_count_moves,
+    .make = bolix_make,
+    .unmake = bolix_unmake,
+    .decided = bolix_decided,
+    .outcome = bolix_outcome,
+    .evaluate = bolix_evaluate,
+    .must_respond = bolix_must_respond,
+    .move_text = bolix_move_text,
+    .parse_move = bolix_parse_move,
+    .move_key = bolix_move_key,
+    .chance_outcomes = NULL,
+};
