@@ -14,10 +14,10 @@
 /* Captures that force nothing are followed this many quiescence plies: in
  * Bolix a captured marble goes back to hand, so capture sequences need not
  * end by themselves. */
-#define QS_CAPTURE_PLIES 8
+#define QS_CAPTURE_PLIES 4
 /* Beyond this many quiescence plies even forcing chains stop: a Bolix four
  * answered by a capture can be renewed until a hand runs dry. */
-#define QS_MAX_PLIES 24
+#define QS_MAX_PLIES 16
 #define KEYS_MAX (4096 + MAX_PLY + 2)
 
 typedef struct ctx ctx_t;
