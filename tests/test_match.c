@@ -142,6 +142,34 @@ START_TEST(real_match_bookkeeping)
 }
 END_TEST
 
+/* Openings from a file: each line is played twice, seats swapped, in
+ * order; a bad line is refused before any game starts. */
+START_TEST(openings_from_a_file)
+{
+    FILE *f = fopen("build/test_openings.txt", "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "# two openings\nstartpos moves d2c2 e4e3\nfen 3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a moves b4b2\n");
+    fclose(f);
+    shell("./denham-match --variant brandubh --engine name=a cmd=./denham --engine name=b cmd=./denham --each depth=1 "
+          "--games 4 --openings file:build/test_openings.txt --games-file build/test_match_open.txt --quiet 2>&1");
+    static game_line_t games[4];
+    ck_assert_int_eq(read_games("build/test_match_open.txt", games, 4), 4);
+    for (int i = 0; i < 4; i++) {
+        const char *want = i < 2 ? "startpos moves d2c2 e4e3" : "fen 3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a moves b4b2";
+        ck_assert_msg(strncmp(games[i].position, want, strlen(want)) == 0, "game %d: %s", i + 1, games[i].position);
+        ck_assert_str_eq(games[i].p1, i % 2 ? "b" : "a");
+    }
+    f = fopen("build/test_openings_bad.txt", "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "startpos moves d2d4\n");
+    fclose(f);
+    const char *out = shell("./denham-match --variant brandubh --engine name=a cmd=./denham --engine name=b "
+                            "cmd=./denham --each depth=1 --games 2 --openings file:build/test_openings_bad.txt "
+                            "2>&1; echo exit=$?");
+    ck_assert_msg(strstr(out, "illegal move 'd2d4'") && strstr(out, "exit=1"), "%s", out);
+}
+END_TEST
+
 /* Many quick games: every bestmove is followed at once by the next go,
  * which once raced with the engine's own bookkeeping and was refused. */
 START_TEST(fast_games_never_forfeit)
@@ -198,6 +226,7 @@ Suite *suite_match(void)
     TCase *runs = tcase_create("runs");
     tcase_set_timeout(runs, 120);
     tcase_add_test(runs, real_match_bookkeeping);
+    tcase_add_test(runs, openings_from_a_file);
     tcase_add_test(runs, fast_games_never_forfeit);
     tcase_add_test(runs, illegal_move_loses);
     tcase_add_test(runs, crash_loses);
