@@ -18,6 +18,14 @@ bool is_legal(const game_t *g, const position_t *pos, const char *text);
 /* Runs a shell command (the real binaries, as a GUI or script would);
  * returns its standard output (static, overwritten by the next call). */
 const char *shell(const char *cmd);
+typedef char move_text_t[GAME_MOVE_TEXT_MAX];
+/* Sorts both lists of n move texts and asserts that they are the same. */
+void assert_same_texts(move_text_t *a, move_text_t *b, int n);
+/* Plays m on pos, after checking that unmake restores pos bit for bit. */
+void play_checked(const game_t *g, position_t *pos, move_t m);
+/* Asserts that pos writes ref_fen, and that parsing ref_fen afresh gives
+ * the same position, hash included (incremental updates are exact). */
+void assert_matches_fen(const game_t *g, const position_t *pos, const char *ref_fen);
 /* The FEN of pos. */
 const char *fen_of(const game_t *g, const position_t *pos);
 

@@ -282,12 +282,10 @@ START_TEST(perft_matches_reference)
 }
 END_TEST
 
-static int cmp_text(const void *a, const void *b) { return strcmp(a, b); }
-
 START_TEST(random_playouts_match_reference)
 {
     rng_t rng = {2024};
-    static char a[MAX_MOVES][GAME_MOVE_TEXT_MAX], b[MAX_MOVES][GAME_MOVE_TEXT_MAX];
+    static move_text_t a[MAX_MOVES], b[MAX_MOVES];
     static ref_bolix_move_t rmoves[1024];
     int captures = 0, wins = 0, passes = 0;
     for (int game = 0; game < 60; game++) {
@@ -304,10 +302,7 @@ START_TEST(random_playouts_match_reference)
                 g->move_text(&pos, moves[i], a[i], sizeof a[i]);
                 strcpy(b[i], rmoves[i].text);
             }
-            qsort(a, (size_t)n, sizeof a[0], cmp_text);
-            qsort(b, (size_t)n, sizeof b[0], cmp_text);
-            for (int i = 0; i < n; i++)
-                ck_assert_str_eq(a[i], b[i]);
+            assert_same_texts(a, b, n);
             outcome_t o = g->outcome(&pos);
             char mine = o.kind == OUTCOME_NONE ? 'n' : o.kind == OUTCOME_DRAW ? '=' : o.winner ? 'w' : 'b';
             ck_assert_int_eq(mine, ref_bolix_result(&ref));
@@ -324,13 +319,7 @@ START_TEST(random_playouts_match_reference)
             g->move_text(&pos, moves[k], text, sizeof text);
             captures += strchr(text, 'x') != NULL;
             passes += strcmp(text, "pass") == 0;
-            position_t before = pos;
-            undo_t u;
-            g->make(&pos, moves[k], &u);
-            position_t after = pos;
-            g->unmake(&pos, moves[k], &u);
-            ck_assert(memcmp(&before, &pos, sizeof pos) == 0);
-            pos = after;
+            play_checked(g, &pos, moves[k]);
             for (int i = 0; i < rn; i++)
                 if (strcmp(rmoves[i].text, text) == 0) {
                     ref_bolix_play(&ref, &rmoves[i]);
@@ -338,10 +327,7 @@ START_TEST(random_playouts_match_reference)
                 }
             char rfen[GAME_FEN_MAX];
             ref_bolix_to_fen(&ref, rfen);
-            ck_assert_str_eq(fen_of(g, &pos), rfen);
-            position_t fresh;
-            load_fen(g, &fresh, rfen);
-            ck_assert_uint_eq(g->hash(&fresh), g->hash(&pos));
+            assert_matches_fen(g, &pos, rfen);
         }
     }
     ck_assert_int_gt(captures, 0);

@@ -401,13 +401,11 @@ START_TEST(perft_matches_reference)
 }
 END_TEST
 
-static int cmp_text(const void *a, const void *b) { return strcmp(a, b); }
-
 START_TEST(random_playouts_match_reference)
 {
     const game_t *g = variants[_i];
     rng_t rng = {4242u + (uint64_t)_i};
-    static char a[MAX_MOVES][GAME_MOVE_TEXT_MAX], b[MAX_MOVES][GAME_MOVE_TEXT_MAX];
+    static move_text_t a[MAX_MOVES], b[MAX_MOVES];
     int calls_seen = 0, doubles_seen = 0;
     for (int game = 0; game < 150; game++) {
         position_t pos;
@@ -423,10 +421,7 @@ START_TEST(random_playouts_match_reference)
                 g->move_text(&pos, moves[i], a[i], sizeof a[i]);
                 strcpy(b[i], rmoves[i].text);
             }
-            qsort(a, (size_t)n, sizeof a[0], cmp_text);
-            qsort(b, (size_t)n, sizeof b[0], cmp_text);
-            for (int i = 0; i < n; i++)
-                ck_assert_str_eq(a[i], b[i]);
+            assert_same_texts(a, b, n);
             outcome_t o = g->outcome(&pos);
             char mine = o.kind == OUTCOME_NONE ? 'n' : o.kind == OUTCOME_DRAW ? '=' : o.winner ? 'b' : 'r';
             ck_assert_int_eq(mine, ref_brax_result(&ref));
@@ -440,13 +435,7 @@ START_TEST(random_playouts_match_reference)
             g->move_text(&pos, moves[k], text, sizeof text);
             calls_seen += strchr(text, '+') != NULL;
             doubles_seen += strlen(text) >= 6 && text[4] != '+';
-            position_t before = pos;
-            undo_t u;
-            g->make(&pos, moves[k], &u);
-            position_t after = pos;
-            g->unmake(&pos, moves[k], &u);
-            ck_assert(memcmp(&before, &pos, sizeof pos) == 0);
-            pos = after;
+            play_checked(g, &pos, moves[k]);
             for (int i = 0; i < rn; i++)
                 if (strcmp(rmoves[i].text, text) == 0) {
                     ref_brax_play(&ref, &rmoves[i]);
@@ -454,10 +443,7 @@ START_TEST(random_playouts_match_reference)
                 }
             char rfen[GAME_FEN_MAX];
             ref_brax_to_fen(&ref, rfen);
-            ck_assert_str_eq(fen_of(g, &pos), rfen);
-            position_t fresh;
-            load_fen(g, &fresh, rfen);
-            ck_assert_uint_eq(g->hash(&fresh), g->hash(&pos));
+            assert_matches_fen(g, &pos, rfen);
         }
     }
     if (g != &brax_easy)

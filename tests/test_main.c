@@ -70,6 +70,36 @@ const char *fen_of(const game_t *g, const position_t *pos)
     return buf;
 }
 
+static int cmp_text(const void *a, const void *b) { return strcmp(a, b); }
+
+void assert_same_texts(move_text_t *a, move_text_t *b, int n)
+{
+    qsort(a, (size_t)n, sizeof a[0], cmp_text);
+    qsort(b, (size_t)n, sizeof b[0], cmp_text);
+    for (int i = 0; i < n; i++)
+        ck_assert_str_eq(a[i], b[i]);
+}
+
+void play_checked(const game_t *g, position_t *pos, move_t m)
+{
+    position_t before = *pos;
+    undo_t u;
+    g->make(pos, m, &u);
+    position_t after = *pos;
+    g->unmake(pos, m, &u);
+    ck_assert(memcmp(&before, pos, sizeof *pos) == 0);
+    *pos = after;
+}
+
+void assert_matches_fen(const game_t *g, const position_t *pos, const char *ref_fen)
+{
+    ck_assert_str_eq(fen_of(g, pos), ref_fen);
+    position_t fresh;
+    load_fen(g, &fresh, ref_fen);
+    ck_assert(memcmp(&fresh, pos, sizeof *pos) == 0);
+    ck_assert_uint_eq(g->hash(&fresh), g->hash(pos));
+}
+
 const char *shell(const char *cmd)
 {
     static char buf[1 << 17];
