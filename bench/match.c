@@ -333,7 +333,7 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
 
 /* ---- bookkeeping ---- */
 
-static void print_progress(shared_t *sh, int index, const int *seat_engine, const game_result_t *r)
+static void print_progress(shared_t *sh, const int *seat_engine, const game_result_t *r)
 {
     const match_cfg_t *cfg = sh->cfg;
     elo_estimate_t e = stats_elo(sh->sum.wdl);
@@ -343,7 +343,6 @@ static void print_progress(shared_t *sh, int index, const int *seat_engine, cons
             cfg->engines[seat_engine[1]].name, res, r->reason, cfg->engines[0].name, sh->sum.wdl.wins,
             sh->sum.wdl.draws, sh->sum.wdl.losses, e.score, e.elo, e.elo_low, e.elo_high);
     fflush(sh->out);
-    (void)index;
 }
 
 static void write_game(shared_t *sh, worker_t *w, int index, const int *seat_engine, const game_result_t *r)
@@ -379,7 +378,7 @@ static void book(shared_t *sh, worker_t *w, int index, const game_result_t *r)
     }
     write_game(sh, w, index, seat_engine, r);
     if (!sh->cfg->quiet)
-        print_progress(sh, index, seat_engine, r);
+        print_progress(sh, seat_engine, r);
     int mate = index ^ 1;
     if (sh->score[mate] != 2) {
         sum->penta.n[s + sh->score[mate] + 2]++;

@@ -25,7 +25,7 @@
 #define MAX_TOKENS (RECORD_MAX_PLIES + 64)
 
 typedef struct engine {
-    FILE *in, *out;
+    FILE *out;
     pthread_mutex_t out_lock;
     const game_t *game;
     record_t *rec;
@@ -504,10 +504,9 @@ static bool dispatch(engine_t *e, tokens_t *tk, const char *rest)
     return true;
 }
 
-static bool engine_init(engine_t *e, FILE *in, FILE *out)
+static bool engine_init(engine_t *e, FILE *out)
 {
     memset(e, 0, sizeof *e);
-    e->in = in;
     e->out = out;
     pthread_mutex_init(&e->out_lock, NULL);
     e->game = variants_default();
@@ -531,7 +530,7 @@ static void engine_free(engine_t *e)
 int protocol_run(FILE *in, FILE *out)
 {
     engine_t *e = malloc(sizeof *e);
-    if (!e || !engine_init(e, in, out)) {
+    if (!e || !engine_init(e, out)) {
         fprintf(stderr, "denham: out of memory\n");
         return 1;
     }
@@ -627,7 +626,7 @@ int protocol_cli_bench(int argc, char **argv, FILE *out)
         return 2;
     }
     engine_t *e = malloc(sizeof *e);
-    if (!e || !engine_init(e, stdin, out)) {
+    if (!e || !engine_init(e, out)) {
         fprintf(stderr, "denham: out of memory\n");
         return 1;
     }

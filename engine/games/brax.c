@@ -404,8 +404,10 @@ static score_t brax_evaluate(const position_t *pos, eval_trace_t *t)
     hanging[stm] = -HANGING * (hang[stm] > 1 ? hang[stm] - 1 : 0);
     eval_trace_add(t, "threats", threat[RED], threat[BLUE]);
     eval_trace_add(t, "men en prise", hanging[RED], hanging[BLUE]);
+    /* Braxed: the opponent called and threatens our men (hang[stm] counts
+     * exactly the men forced_men() would return, so it is not recomputed). */
     int braxed[2] = {0, 0};
-    if (!bb128_empty(forced_men(b)))
+    if ((b->called & (1u << opp)) && hang[stm] > 0)
         braxed[stm] = -BRAXED;
     eval_trace_add(t, "braxed", braxed[RED], braxed[BLUE]);
     for (int pl = 0; pl < 2; pl++)
