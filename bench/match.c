@@ -312,7 +312,7 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
     for (;;) {
         outcome_t o = record_outcome(&w->rec);
         if (o.kind != OUTCOME_NONE) {
-            r->winner_seat = o.kind == OUTCOME_WIN ? o.winner : -1;
+            r->winner_seat = o.kind == OUTCOME_WIN ? g->team_of[player_first(o.players)] : -1;
             snprintf(r->reason, sizeof r->reason, "%s", o.reason);
             return;
         }

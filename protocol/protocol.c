@@ -448,25 +448,51 @@ static void cmd_bench(engine_t *e, const tokens_t *tk)
     run_bench(e, (int)d);
 }
 
+/* "p1".."p4" for each player in mask, separated by spaces. */
+static void player_list(player_mask_t mask, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int p = 0; p < MAX_PLAYERS; p++)
+        if (mask & player_bit(p))
+            n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%sp%d", n ? " " : "", p + 1);
+}
+
 static void cmd_query(engine_t *e, const tokens_t *tk)
 {
     if (tk->n != 2) {
-        ERROR(e, "usage: query gameover|p1turn|result");
+        ERROR(e, "usage: query gameover|p1turn|turn|players|chance|result");
         return;
     }
+    const game_t *g = e->game;
+    const position_t *pos = &e->rec->pos;
     outcome_t o = record_outcome(e->rec);
-    if (strcmp(tk->t[1], "gameover") == 0) {
+    const char *q = tk->t[1];
+    char list[32];
+    if (strcmp(q, "gameover") == 0) {
         say(e, "response %s", o.kind != OUTCOME_NONE ? "true" : "false");
-    } else if (strcmp(tk->t[1], "p1turn") == 0) {
-        say(e, "response %s", e->game->to_move(&e->rec->pos) == 0 ? "true" : "false");
-    } else if (strcmp(tk->t[1], "result") == 0) {
-        const char *r = o.kind == OUTCOME_DRAW                 ? "draw"
-                        : o.kind == OUTCOME_NONE               ? "none"
-                        : o.winner == e->game->team_of[0]      ? "p1win"
-                                                               : "p2win";
-        say(e, "response %s", r);
+    } else if (strcmp(q, "p1turn") == 0) {
+        say(e, "response %s", g->to_move(pos) == 0 ? "true" : "false");
+    } else if (strcmp(q, "turn") == 0) {
+        say(e, "response p%d", g->to_move(pos) + 1);
+    } else if (strcmp(q, "players") == 0) {
+        /* Seats, then who is still in. */
+        player_list(game_players_in(g, pos), list, sizeof list);
+        say(e, "response %d %s", g->players, list);
+    } else if (strcmp(q, "chance") == 0) {
+        move_t rolls[MAX_MOVES];
+        int weights[MAX_MOVES];
+        bool roll = g->chance_outcomes && o.kind == OUTCOME_NONE && g->chance_outcomes(pos, rolls, weights) > 0;
+        say(e, "response %s", roll ? "true" : "false");
+    } else if (strcmp(q, "result") == 0) {
+        /* One token, as UGI runners expect: a team's win is named by its
+         * first seat (PROTOCOL.md). */
+        if (o.kind == OUTCOME_WIN)
+            say(e, "response p%dwin", player_first(o.players) + 1);
+        else
+            say(e, "response %s", o.kind == OUTCOME_DRAW ? "draw" : "none");
     } else {
-        ERROR(e, "unknown query '%s'", tk->t[1]);
+        ERROR(e, "unknown query '%s'", q);
     }
 }
 

@@ -70,7 +70,7 @@ static outcome_t outcome_after(position_t *pos, const char *move)
     play(g, pos, move);
     move_t moves[MAX_MOVES];
     if (g->gen_moves(pos, moves) != 0)
-        return (outcome_t){OUTCOME_NONE, -1, NULL};
+        return (outcome_t){OUTCOME_NONE, 0, NULL};
     return g->outcome(pos);
 }
 
@@ -100,7 +100,7 @@ START_TEST(five_wins_in_each_direction)
         position_t pos;
         setup(&pos, lines[i][0], "a1 a2 a3 a4", 'b');
         outcome_t o = outcome_after(&pos, lines[i][1]);
-        ck_assert_msg(o.kind == OUTCOME_WIN && o.winner == 0, "direction %d", i);
+        ck_assert_msg(o.kind == OUTCOME_WIN && o.players == player_bit(0), "direction %d", i);
     }
 }
 END_TEST
@@ -110,7 +110,7 @@ START_TEST(six_wins_four_does_not)
     position_t pos;
     setup(&pos, "e2 e3 e4 e6 e7", "a1 a3 j10 j8 h10", 'b');
     outcome_t o = outcome_after(&pos, "e5");
-    ck_assert(o.kind == OUTCOME_WIN && o.winner == 0);
+    ck_assert(o.kind == OUTCOME_WIN && o.players == player_bit(0));
     setup(&pos, "e3 e4 e5", "a1 a2 a3", 'b');
     ck_assert_int_eq(outcome_after(&pos, "e6").kind, OUTCOME_NONE);
 }
@@ -190,7 +190,7 @@ START_TEST(winning_placement_removes_nothing)
     ck_assert(is_legal(g, &pos, "g5"));
     ck_assert(!is_legal(g, &pos, "g5xg6"));
     outcome_t o = outcome_after(&pos, "g5");
-    ck_assert(o.kind == OUTCOME_WIN && o.winner == 0);
+    ck_assert(o.kind == OUTCOME_WIN && o.players == player_bit(0));
 }
 END_TEST
 
@@ -304,7 +304,7 @@ START_TEST(random_playouts_match_reference)
             }
             assert_same_texts(a, b, n);
             outcome_t o = g->outcome(&pos);
-            char mine = o.kind == OUTCOME_NONE ? 'n' : o.kind == OUTCOME_DRAW ? '=' : o.winner ? 'w' : 'b';
+            char mine = o.kind == OUTCOME_NONE ? 'n' : o.kind == OUTCOME_DRAW ? '=' : o.players == player_bit(1) ? 'w' : 'b';
             ck_assert_int_eq(mine, ref_bolix_result(&ref));
             if (n == 0) {
                 wins += mine != '=';
@@ -389,7 +389,7 @@ static bool wins_at_once(position_t pos, int depth)
     undo_t u;
     g->make(&pos, r.best, &u);
     outcome_t o;
-    return g->decided(&pos, &o) && o.kind == OUTCOME_WIN && o.winner == 0;
+    return g->decided(&pos, &o) && o.kind == OUTCOME_WIN && o.players == player_bit(0);
 }
 
 START_TEST(never_misses_a_win_in_one)
@@ -437,7 +437,7 @@ static bool black_wins_now(position_t *pos)
         undo_t u;
         g->make(pos, moves[i], &u);
         outcome_t o;
-        bool won = g->decided(pos, &o) && o.kind == OUTCOME_WIN && o.winner == 0;
+        bool won = g->decided(pos, &o) && o.kind == OUTCOME_WIN && o.players == player_bit(0);
         g->unmake(pos, moves[i], &u);
         if (won)
             return true;

@@ -33,7 +33,7 @@ static outcome_t outcome_after(const game_t *g, const char *att, const char *def
     play(g, &pos, move);
     move_t moves[MAX_MOVES];
     if (g->gen_moves(&pos, moves) != 0)
-        return (outcome_t){OUTCOME_NONE, -1, NULL};
+        return (outcome_t){OUTCOME_NONE, 0, NULL};
     return g->outcome(&pos);
 }
 
@@ -110,7 +110,7 @@ START_TEST(corner_is_hostile_to_the_king)
 {
     outcome_t o = outcome_after(versions[_i], "e3", "", "a2", 'a', "e3a3");
     ck_assert_int_eq(o.kind, OUTCOME_WIN);
-    ck_assert_int_eq(o.winner, 0);
+    ck_assert_int_eq(o.players, player_bit(0));
 }
 END_TEST
 
@@ -203,7 +203,7 @@ START_TEST(only_the_king_stops_on_corners)
     ck_assert(is_legal(g, &pos, "a3a1"));
     outcome_t o = outcome_after(g, "b3", "c1", "a3", 'd', "a3a1");
     ck_assert_int_eq(o.kind, OUTCOME_WIN);
-    ck_assert_int_eq(o.winner, 1);
+    ck_assert_int_eq(o.players, player_bit(1));
 }
 END_TEST
 
@@ -212,7 +212,7 @@ END_TEST
 static void expect_king(const game_t *g, const char *att, const char *king, const char *move, bool taken)
 {
     outcome_t o = outcome_after(g, att, "", king, 'a', move);
-    ck_assert_msg((o.kind == OUTCOME_WIN && o.winner == 0) == taken, "%s: king %s after %s (atts %s)",
+    ck_assert_msg((o.kind == OUTCOME_WIN && o.players == player_bit(0)) == taken, "%s: king %s after %s (atts %s)",
                   g->name, taken ? "should be taken" : "should survive", move, att);
 }
 

@@ -286,7 +286,7 @@ START_TEST(losing_the_last_man_loses)
     ck_assert_int_eq(brax_denham.gen_moves(&pos, moves), 0);
     outcome_t o = brax_denham.outcome(&pos);
     ck_assert_int_eq(o.kind, OUTCOME_WIN);
-    ck_assert_int_eq(o.winner, 0);
+    ck_assert_int_eq(o.players, player_bit(0));
 }
 END_TEST
 
@@ -301,7 +301,7 @@ START_TEST(side_to_move_without_men_loses)
     ck_assert_int_eq(brax_denham.gen_moves(&pos, moves), 0);
     outcome_t o = brax_denham.outcome(&pos);
     ck_assert_int_eq(o.kind, OUTCOME_WIN);
-    ck_assert_int_eq(o.winner, 0);
+    ck_assert_int_eq(o.players, player_bit(0));
 }
 END_TEST
 
@@ -423,7 +423,7 @@ START_TEST(random_playouts_match_reference)
             }
             assert_same_texts(a, b, n);
             outcome_t o = g->outcome(&pos);
-            char mine = o.kind == OUTCOME_NONE ? 'n' : o.kind == OUTCOME_DRAW ? '=' : o.winner ? 'b' : 'r';
+            char mine = o.kind == OUTCOME_NONE ? 'n' : o.kind == OUTCOME_DRAW ? '=' : o.players == player_bit(1) ? 'b' : 'r';
             ck_assert_int_eq(mine, ref_brax_result(&ref));
             if (n == 0)
                 break;

@@ -128,7 +128,7 @@ START_TEST(real_match_bookkeeping)
         char err[300];
         ck_assert_msg(record_setup(&r, &brandubh_v1, g[i].position, err, sizeof err), "%s", err);
         outcome_t o = record_outcome(&r);
-        const char *want = o.kind == OUTCOME_DRAW ? "1/2-1/2" : o.winner == 0 ? "1-0" : "0-1";
+        const char *want = o.kind == OUTCOME_DRAW ? "1/2-1/2" : o.players == player_bit(0) ? "1-0" : "0-1";
         if (o.kind != OUTCOME_NONE)
             ck_assert_str_eq(g[i].result, want);
         else

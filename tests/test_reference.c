@@ -39,7 +39,7 @@ static char fast_result(const game_t *g, const position_t *pos)
     outcome_t o = g->outcome(pos);
     if (o.kind == OUTCOME_NONE) return 'n';
     if (o.kind == OUTCOME_DRAW) return '=';
-    return o.winner == 0 ? 'a' : 'd';
+    return o.players == player_bit(0) ? 'a' : 'd';
 }
 
 /* The noisy moves must be exactly the captures and the king's moves home. */

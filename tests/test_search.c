@@ -76,7 +76,7 @@ START_TEST(attackers_block_the_escape)
         position_t after = pos;
         g->make(&after, replies[i], &u);
         outcome_t o;
-        ck_assert(!(g->decided(&after, &o) && o.winner == 1));
+        ck_assert(!(g->decided(&after, &o) && o.players == player_bit(1)));
     }
 }
 END_TEST

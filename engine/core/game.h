@@ -14,12 +14,24 @@
  * counters, Brax state, ko cell, rolled die face), so its FEN string alone
  * restores it exactly: parse_fen(write_fen(p)) == p.
  *
- * Players and teams. Players are numbered 0..players-1 in turn order of the
- * start position (player 0 is UGI's "p1"). Each player belongs to a team;
- * two-sided games have teams 0 and 1, and the team games of Brax put several
- * players on one team. Scores are always from the point of view of the team
- * to move. The searcher negates a child's score only when the team to move
- * changes, which is what lets one player move twice in a row (brax-3p).
+ * Players and teams. Players are seats numbered 0..players-1 in turn order
+ * of the start position (player 0 is UGI's "p1"). Each seat belongs to a
+ * team for the whole game (team_of); two-sided games have teams 0 and 1,
+ * the Brax team games put two seats on one team, and free-for-all games
+ * (Jinxx for 3 and 4) give every seat a team of its own. Who is still in is
+ * a property of the position (players_in): a Brax player without men or a
+ * vaporized Jinxx player leaves, and the turn order skips them.
+ *
+ * Scores are from the point of view of the team to move. The two-team
+ * searcher negates a child's score only when the team to move changes, which
+ * is what lets one player move twice in a row (Blue in brax-3p) or partners
+ * follow each other when an opponent is out (brax-4p). Free-for-all games
+ * also give a value per player (evaluate_players) for searches that keep a
+ * vector of scores or play one player against the rest.
+ *
+ * Outcomes name a set of players (a bit mask), not a side: the winners (a
+ * whole team in the team games), or for a draw the players still in who
+ * share it. One mask serves two-sided, team and free-for-all games alike.
  *
  * Moves. gen_moves writes every legal move (see types.h for the flag bits)
  * and returns how many. It returns 0 exactly when the game is over, apart
@@ -33,14 +45,22 @@
  * move_t: the game packs all parts into the low bits, so every generic tool
  * treats them as single moves, and two moves that differ in any part differ.
  *
- * Chance. A game with dice (Jinxx) keeps the rolled face in the position.
- * `chance_outcomes` is non-NULL for such games: when it returns a positive
- * count, the next event is a roll, not a choice, and the moves it lists carry
- * weights. Deterministic games leave it NULL.
+ * Chance. A game with dice (Jinxx) keeps the die in the position: a position
+ * is either a decision node (a player chooses a move) or a chance node (the
+ * next event is a roll). `chance_outcomes` is non-NULL for such games; at a
+ * chance node it returns the number of outcomes (> 0), each a move_t that
+ * make() applies like any move, with an integer weight (its probability is
+ * weight / sum of weights); at a decision node it returns 0. gen_moves at a
+ * chance node lists the same outcomes, so perft, records and move text treat
+ * a roll as a move; the searcher averages over them instead of choosing.
+ * Deterministic games leave it NULL.
  *
  * Make/unmake. make() applies a legal move in place and fills an undo
  * record; unmake() with the same record restores the position bit for bit,
- * hash included. The record is opaque, GAME_UNDO_WORDS words.
+ * hash included. The record is opaque, GAME_UNDO_WORDS words: a game whose
+ * position fits copies it whole (the cheapest unmake for small positions);
+ * a larger one keeps only what the move changed. Each game checks with a
+ * static assertion that its record fits.
  *
  * Hashing. hash() is the Zobrist key of the position, updated incrementally
  * by make(); equal positions (in the sense of repetition) have equal keys.
@@ -57,7 +77,7 @@
 #include "types.h"
 
 #define GAME_POS_BYTES 256
-#define GAME_UNDO_WORDS 8
+#define GAME_UNDO_WORDS 16
 #define GAME_FEN_MAX 256
 #define GAME_MOVE_TEXT_MAX 32
 #define GAME_BOARD_TEXT_MAX 4096
@@ -73,9 +93,25 @@ typedef struct undo {
 
 typedef enum outcome_kind { OUTCOME_NONE, OUTCOME_DRAW, OUTCOME_WIN } outcome_kind_t;
 
+/* A set of players: bit p is player p. */
+typedef uint8_t player_mask_t;
+
+static inline player_mask_t player_bit(int p) { return (player_mask_t)(1u << p); }
+
+/* The lowest-numbered player in a non-empty mask. */
+static inline int player_first(player_mask_t m)
+{
+    int p = 0;
+    while (!(m & player_bit(p)))
+        p++;
+    return p;
+}
+
 typedef struct outcome {
     outcome_kind_t kind;
-    int winner;         /* team index, when kind == OUTCOME_WIN */
+    /* OUTCOME_WIN: the winners (one player, or a whole team); OUTCOME_DRAW:
+     * the players still in, who share the draw; OUTCOME_NONE: 0. */
+    player_mask_t players;
     const char *reason; /* short, for people: "king captured" */
 } outcome_t;
 
@@ -110,7 +146,10 @@ typedef struct game {
     void (*write_fen)(const position_t *pos, char *buf, size_t len);
     void (*print_board)(const position_t *pos, char *buf, size_t len, bool ansi);
 
+    /* The player to move (at a chance node: the player about to roll). */
     int (*to_move)(const position_t *pos);
+    /* The players still in the game; NULL: every seat, always. */
+    player_mask_t (*players_in)(const position_t *pos);
     uint64_t (*hash)(const position_t *pos);
 
     int (*gen_moves)(const position_t *pos, move_t *moves);
@@ -128,6 +167,9 @@ typedef struct game {
     outcome_t (*outcome)(const position_t *pos);
 
     score_t (*evaluate)(const position_t *pos, eval_trace_t *trace);
+    /* Free-for-all games: the value of the position for each player, on the
+     * scale of evaluate(); players out of the game get 0. NULL elsewhere. */
+    void (*evaluate_players)(const position_t *pos, score_t value[MAX_PLAYERS]);
     /* True when the side to move faces a threat to win at once and must
      * answer it (a Bolix four), like a chess check: quiescence then does not
      * stand pat, and gen_noisy must return every answer. NULL: never. */
@@ -146,6 +188,33 @@ typedef struct game {
 static inline int game_team_to_move(const game_t *g, const position_t *pos)
 {
     return g->team_of[g->to_move(pos)];
+}
+
+/* The seats of team t. */
+static inline player_mask_t game_team_mask(const game_t *g, int t)
+{
+    player_mask_t m = 0;
+    for (int p = 0; p < g->players; p++)
+        if (g->team_of[p] == t)
+            m |= player_bit(p);
+    return m;
+}
+
+static inline player_mask_t game_players_in(const game_t *g, const position_t *pos)
+{
+    return g->players_in ? g->players_in(pos) : (player_mask_t)((1u << g->players) - 1);
+}
+
+/* The outcome "team t has won". */
+static inline outcome_t outcome_team_win(const game_t *g, int t, const char *reason)
+{
+    return (outcome_t){OUTCOME_WIN, game_team_mask(g, t), reason};
+}
+
+/* True when the outcome is a win for a player of team t. */
+static inline bool outcome_team_won(const game_t *g, outcome_t o, int t)
+{
+    return o.kind == OUTCOME_WIN && (o.players & game_team_mask(g, t)) != 0;
 }
 
 /* Records one evaluation term (values for team 0 and team 1); no-op

@@ -44,8 +44,8 @@ outcome_t record_outcome(const record_t *r)
     if (g->gen_moves(&r->pos, moves) == 0)
         return g->outcome(&r->pos);
     if (g->repetition_draw && record_occurrences(r) >= 3)
-        return (outcome_t){OUTCOME_DRAW, -1, "threefold repetition"};
-    return (outcome_t){OUTCOME_NONE, -1, NULL};
+        return (outcome_t){OUTCOME_DRAW, game_players_in(g, &r->pos), "threefold repetition"};
+    return (outcome_t){OUTCOME_NONE, 0, NULL};
 }
 
 int record_legal_moves(const record_t *r, move_t *moves)

@@ -358,15 +358,15 @@ static bool bolix_decided(const position_t *pos, outcome_t *out)
     const bolix_t *b = CP(pos);
     int last = b->stm ^ 1;
     if (has_five(b->men[last])) {
-        *out = (outcome_t){OUTCOME_WIN, last, "five in a row"};
+        *out = (outcome_t){OUTCOME_WIN, player_bit(last), "five in a row"};
         return true;
     }
     if (has_five(b->men[b->stm])) {
-        *out = (outcome_t){OUTCOME_WIN, b->stm, "five in a row"};
+        *out = (outcome_t){OUTCOME_WIN, player_bit(b->stm), "five in a row"};
         return true;
     }
     if (b->passes >= 2) {
-        *out = (outcome_t){OUTCOME_DRAW, -1, "two passes in a row"};
+        *out = (outcome_t){OUTCOME_DRAW, 3, "two passes in a row"};
         return true;
     }
     return false;
@@ -377,7 +377,7 @@ static outcome_t bolix_outcome(const position_t *pos)
     outcome_t o;
     if (bolix_decided(pos, &o))
         return o;
-    return (outcome_t){OUTCOME_NONE, -1, NULL};
+    return (outcome_t){OUTCOME_NONE, 0, NULL};
 }
 
 /* ---- evaluation ---- */

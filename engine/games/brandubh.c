@@ -319,11 +319,11 @@ static bool bdb_decided(const position_t *pos, outcome_t *out)
 {
     const bdb_t *b = CP(pos);
     if (!b->king) {
-        *out = (outcome_t){OUTCOME_WIN, SIDE_ATT, "king captured"};
+        *out = (outcome_t){OUTCOME_WIN, player_bit(SIDE_ATT), "king captured"};
         return true;
     }
     if (b->king & CORNERS) {
-        *out = (outcome_t){OUTCOME_WIN, SIDE_DEF, "king escaped"};
+        *out = (outcome_t){OUTCOME_WIN, player_bit(SIDE_DEF), "king escaped"};
         return true;
     }
     return false;
@@ -335,8 +335,8 @@ static outcome_t bdb_outcome(const position_t *pos)
     if (bdb_decided(pos, &o))
         return o;
     if (bdb_count_moves(pos) == 0)
-        return (outcome_t){OUTCOME_DRAW, -1, "no legal move"};
-    return (outcome_t){OUTCOME_NONE, -1, NULL};
+        return (outcome_t){OUTCOME_DRAW, 3, "no legal move"};
+    return (outcome_t){OUTCOME_NONE, 0, NULL};
 }
 
 /* ---- evaluation ---- */

@@ -327,11 +327,11 @@ static bool brax_decided(const position_t *pos, outcome_t *out)
     const brax_t *b = CP(pos);
     int mine = bb128_popcount(b->men[b->stm]);
     if (mine == 0) {
-        *out = (outcome_t){OUTCOME_WIN, b->stm ^ 1, "no pieces left"};
+        *out = (outcome_t){OUTCOME_WIN, player_bit(b->stm ^ 1), "no pieces left"};
         return true;
     }
     if (is_over(b)) {
-        *out = (outcome_t){OUTCOME_DRAW, -1, "one against one, ten moves without capture"};
+        *out = (outcome_t){OUTCOME_DRAW, 3, "one against one, ten moves without capture"};
         return true;
     }
     return false;
@@ -343,8 +343,8 @@ static outcome_t brax_outcome(const position_t *pos)
     if (brax_decided(pos, &o))
         return o;
     if (brax_count_moves(pos) == 0)
-        return (outcome_t){OUTCOME_WIN, CP(pos)->stm ^ 1, "no legal move"};
-    return (outcome_t){OUTCOME_NONE, -1, NULL};
+        return (outcome_t){OUTCOME_WIN, player_bit(CP(pos)->stm ^ 1), "no legal move"};
+    return (outcome_t){OUTCOME_NONE, 0, NULL};
 }
 
 /* ---- evaluation ---- */

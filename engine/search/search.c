@@ -134,7 +134,7 @@ static score_t terminal_score(const ctx_t *c, outcome_t o, int ply)
 {
     if (o.kind != OUTCOME_WIN)
         return SCORE_DRAW;
-    return o.winner == game_team_to_move(c->g, &c->pos) ? SCORE_WIN - ply : -(SCORE_WIN - ply);
+    return outcome_team_won(c->g, o, game_team_to_move(c->g, &c->pos)) ? SCORE_WIN - ply : -(SCORE_WIN - ply);
 }
 
 static bool is_repetition(const ctx_t *c, int ply)
