@@ -37,5 +37,6 @@ Suite *suite_protocol(void);
 Suite *suite_match(void);
 Suite *suite_brax(void);
 Suite *suite_bolix(void);
+Suite *suite_brax_team(void);
 
 #endif

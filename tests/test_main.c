@@ -121,6 +121,7 @@ int main(void)
     srunner_add_suite(sr, suite_match());
     srunner_add_suite(sr, suite_brax());
     srunner_add_suite(sr, suite_bolix());
+    srunner_add_suite(sr, suite_brax_team());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

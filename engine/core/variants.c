@@ -13,6 +13,8 @@ static const game_t *const variant_list[] = {
     &brax_zillions,
     &brax_easy,
     &brax_hunt,
+    &brax_3p,
+    &brax_4p,
     &brandubh_v1,
     &brandubh_v2,
     &bolix,

@@ -9,20 +9,31 @@
  * The Brax call is part of a move (a flag bit). Its consequence, the forced
  * reply, is not stored: it is the set of the mover's men that the caller
  * threatens now, which nothing has changed since the call. The position
- * therefore holds only who called last, which also decides who may call.
+ * holds who that caller is and which teams' last turns ended with a call
+ * (which decides who may call).
+ *
+ * One module plays the two-player games and the team games (brax-3p,
+ * brax-4p). Every rule is written for "player pl of team pl & 1": its own
+ * men block and move, its partner's men block, the other team's men are
+ * captured, and 2-steps follow the team's colour (team 0 red, team 1 blue).
+ * In the two-player games each team is one player, so the same code is the
+ * old two-sided code and the hash of a two-player position is unchanged.
  */
 #include "brax.h"
 
 #include <assert.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/bb128.h"
 #include "../core/rng.h"
 
 enum { RED = 0, BLUE = 1 };
-enum { V_BRAX, V_ZILLIONS, V_EASY, V_HUNT };
+enum { V_BRAX, V_ZILLIONS, V_EASY, V_HUNT, V_3P, V_4P };
+/* brax-3p: R1 is player 0, Blue player 1, R2 player 2. */
+enum { BLUE_3P = 1 };
 
 #define N_PTS 81
 #define MAX_PATHS 12
@@ -40,20 +51,34 @@ static const char *const vertical[8] = {
 };
 
 typedef struct brax {
-    bb128_t men[2];
+    bb128_t team[2];          /* every man of each team */
+    bb128_t men[MAX_PLAYERS]; /* each player's men */
     uint64_t hash;
-    uint8_t stm;
-    uint8_t called;  /* bit p: player p's last move carried a call */
+    uint8_t stm;     /* the player to move */
+    uint8_t called;  /* bit t: team t's last turn ended with a call */
     uint8_t quiet;   /* plies since the last capture, capped at 255 */
     uint8_t variant;
+    uint8_t players;
+    uint8_t slot;    /* team games: the place in the turn cycle */
+    int8_t caller;   /* the player whose call binds the mover; -1: none */
+    int8_t first;    /* brax-3p: where the man Blue moved first this turn stands; -1 */
 } brax_t;
 
 _Static_assert(sizeof(brax_t) <= GAME_POS_BYTES, "position fits");
 
+/* Turn cycles of the team games: brax-3p R1, Blue, R2, Blue. */
+static const uint8_t cycle_3p[4] = {0, 1, 2, 1}, cycle_4p[4] = {0, 1, 2, 3};
+static int team_of(int pl) { return pl & 1; }
+static bool team_game(const brax_t *b) { return b->players > 2; }
+
 static bb128_t step1[N_PTS];
 static int8_t path_mid[N_PTS][2][MAX_PATHS], path_end[N_PTS][2][MAX_PATHS];
 static int8_t path_count[N_PTS][2];
-static uint64_t zobrist_men[2][N_PTS], zobrist_side, zobrist_called[2];
+/* zobrist_stm[0] is 0 and [1] the two-player side key; the team games add
+ * keys for players 2-3, the binding caller and Blue's first man, drawn
+ * after the two-player keys so that those stay as they were. */
+static uint64_t zobrist_men[MAX_PLAYERS][N_PTS], zobrist_stm[MAX_PLAYERS], zobrist_called[2];
+static uint64_t zobrist_caller[MAX_PLAYERS], zobrist_first[N_PTS];
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 static brax_t *P(position_t *p) { return (brax_t *)p->bytes; }
@@ -113,97 +138,108 @@ static void init_tables(void)
     for (int c = 0; c < 2; c++)
         for (int p = 0; p < N_PTS; p++)
             zobrist_men[c][p] = rng_next(&rng);
-    zobrist_side = rng_next(&rng);
+    zobrist_stm[1] = rng_next(&rng);
     zobrist_called[0] = rng_next(&rng);
     zobrist_called[1] = rng_next(&rng);
+    for (int c = 2; c < MAX_PLAYERS; c++) {
+        for (int p = 0; p < N_PTS; p++)
+            zobrist_men[c][p] = rng_next(&rng);
+        zobrist_stm[c] = rng_next(&rng);
+    }
+    for (int c = 0; c < MAX_PLAYERS; c++)
+        zobrist_caller[c] = rng_next(&rng);
+    for (int p = 0; p < N_PTS; p++)
+        zobrist_first[p] = rng_next(&rng);
 }
 
 static void ensure_tables(void) { pthread_once(&tables_once, init_tables); }
 
 /* ---- rules of the variants ---- */
 
-static bool has_double_capture(const brax_t *b) { return b->variant == V_BRAX || b->variant == V_HUNT; }
+static bool has_double_capture(const brax_t *b) { return b->variant != V_ZILLIONS && b->variant != V_EASY; }
 
-/* May player pl, having just moved to reach b, call Brax (threat aside)? */
-static bool call_permitted(const brax_t *b, int pl)
+static player_mask_t team_mask(const brax_t *b, int t)
 {
-    int own = bb128_popcount(b->men[pl]), other = bb128_popcount(b->men[pl ^ 1]);
-    switch (b->variant) {
-    case V_EASY: return false;
-    case V_ZILLIONS: return own >= 2 && other >= 3;
-    default:
-        if (b->called & (1u << pl))
-            return false; /* not on the turn right after a call */
-        return !((own == 1 && other <= 2) || (other == 1 && own <= 2));
-    }
+    player_mask_t all = (player_mask_t)((1u << b->players) - 1);
+    return team_game(b) ? (player_mask_t)((t ? 0xA : 0x5) & all) : player_bit(t);
 }
 
 /* ---- moves ---- */
 
-/* from (7 bits) | to << 7 | (mid + 1) << 14 for double captures | call. */
+/* from (7 bits) | to << 7 | (mid + 1) << 14 for double captures | call;
+ * a pass is its own flag with no points. */
 #define MOVE_CALL ((move_t)1 << 21)
+#define MOVE_PASS ((move_t)1 << 22)
 static move_t encode(int from, int to, int mid) { return (move_t)(from | to << 7 | (mid + 1) << 14); }
 static int move_from(move_t m) { return (int)(m & 127); }
 static int move_to(move_t m) { return (int)(m >> 7 & 127); }
 static int move_mid(move_t m) { return (int)(m >> 14 & 127) - 1; }
 
-/* Enemy men that player pl could capture if it were pl's turn. */
+/* Men of the other team that player pl could capture if it were pl's turn
+ * (settled point 1: a player's own threats, not its partner's). */
 static bb128_t threats(const brax_t *b, int pl)
 {
-    bb128_t own = b->men[pl], enemy = b->men[pl ^ 1], occ = bb128_or(own, enemy), t = bb128_zero();
+    int t = team_of(pl);
+    bb128_t enemy = b->team[t ^ 1], occ = bb128_or(b->team[t], enemy), res = bb128_zero();
     bool dbl = has_double_capture(b);
-    for (bb128_t m = own; !bb128_empty(m);) {
+    for (bb128_t m = b->men[pl]; !bb128_empty(m);) {
         int p = bb128_pop(&m);
-        t = bb128_or(t, bb128_and(step1[p], enemy));
-        for (int k = 0; k < path_count[p][pl]; k++) {
-            int mid = path_mid[p][pl][k], end = path_end[p][pl][k];
+        res = bb128_or(res, bb128_and(step1[p], enemy));
+        for (int k = 0; k < path_count[p][t]; k++) {
+            int mid = path_mid[p][t][k], end = path_end[p][t][k];
             if (!bb128_test(enemy, end))
                 continue;
             if (!bb128_test(occ, mid))
-                t = bb128_or(t, bb128_bit(end));
+                res = bb128_or(res, bb128_bit(end));
             else if (dbl && bb128_test(enemy, mid))
-                t = bb128_or(t, bb128_or(bb128_bit(mid), bb128_bit(end)));
+                res = bb128_or(res, bb128_or(bb128_bit(mid), bb128_bit(end)));
         }
     }
-    return t;
+    return res;
 }
 
-/* Does player pl threaten any enemy man? threats() without building the set. */
-static bool any_threat(const brax_t *b, int pl)
+/* Do the men `own` of a player of team t threaten a man in `victims` (men
+ * of the other team), with `friends` and `enemy` the teams' men? threats()
+ * without building the set, on boards given apart from a position, so that
+ * a move's call can be judged without making it. */
+static bool any_threat(bb128_t own, int t, bb128_t friends, bb128_t enemy, bb128_t victims, bool dbl)
 {
-    bb128_t own = b->men[pl], enemy = b->men[pl ^ 1], occ = bb128_or(own, enemy);
-    bool dbl = has_double_capture(b);
+    bb128_t occ = bb128_or(friends, enemy);
     for (bb128_t m = own; !bb128_empty(m);) {
         int p = bb128_pop(&m);
-        if (!bb128_empty(bb128_and(step1[p], enemy)))
+        if (!bb128_empty(bb128_and(step1[p], victims)))
             return true;
-        for (int k = 0; k < path_count[p][pl]; k++) {
-            int mid = path_mid[p][pl][k], end = path_end[p][pl][k];
-            if (bb128_test(enemy, end) && (!bb128_test(occ, mid) || (dbl && bb128_test(enemy, mid))))
+        for (int k = 0; k < path_count[p][t]; k++) {
+            int mid = path_mid[p][t][k], end = path_end[p][t][k];
+            if (!bb128_test(enemy, end))
+                continue;
+            if (!bb128_test(occ, mid) ? bb128_test(victims, end)
+                                      : dbl && bb128_test(enemy, mid) &&
+                                            (bb128_test(victims, end) || bb128_test(victims, mid)))
                 return true;
         }
     }
     return false;
 }
 
-/* Moves of the men in `from_set`, without calls. */
-static int gen_plain(const brax_t *b, bb128_t from_set, move_t *moves)
+/* Moves of player pl's men in `from_set`, without calls. */
+static int gen_plain(const brax_t *b, int pl, bb128_t from_set, move_t *moves)
 {
-    int pl = b->stm, n = 0;
-    bb128_t own = b->men[pl], enemy = b->men[pl ^ 1], occ = bb128_or(own, enemy);
+    int t = team_of(pl), n = 0;
+    bb128_t friends = b->team[t], enemy = b->team[t ^ 1], occ = bb128_or(friends, enemy);
     bool dbl = has_double_capture(b);
     for (bb128_t m = from_set; !bb128_empty(m);) {
         int p = bb128_pop(&m);
-        for (bb128_t t = bb128_andnot(step1[p], own); !bb128_empty(t);) {
-            int to = bb128_pop(&t);
+        for (bb128_t to_set = bb128_andnot(step1[p], friends); !bb128_empty(to_set);) {
+            int to = bb128_pop(&to_set);
             moves[n++] = encode(p, to, -1) | (bb128_test(enemy, to) ? MOVE_CAPTURE : 0);
         }
         bb128_t reached = bb128_zero();
-        for (int k = 0; k < path_count[p][pl]; k++) {
-            int mid = path_mid[p][pl][k], end = path_end[p][pl][k];
+        for (int k = 0; k < path_count[p][t]; k++) {
+            int mid = path_mid[p][t][k], end = path_end[p][t][k];
             if (!bb128_test(occ, mid)) {
                 /* Two paths to one end are one move. */
-                if (bb128_test(own, end) || bb128_test(reached, end))
+                if (bb128_test(friends, end) || bb128_test(reached, end))
                     continue;
                 reached = bb128_or(reached, bb128_bit(end));
                 moves[n++] = encode(p, end, -1) | (bb128_test(enemy, end) ? MOVE_CAPTURE : 0);
@@ -218,28 +254,88 @@ static int gen_plain(const brax_t *b, bb128_t from_set, move_t *moves)
 /* The men the side to move must choose from after a call, or empty. */
 static bb128_t forced_men(const brax_t *b)
 {
-    if (!(b->called & (1u << (b->stm ^ 1))))
+    if (b->caller < 0)
         return bb128_zero();
-    return bb128_and(threats(b, b->stm ^ 1), b->men[b->stm]);
+    return bb128_and(threats(b, b->caller), b->men[b->stm]);
 }
 
-static void apply(brax_t *b, move_t m);
+/* Is the ply about to be played Blue's first of a two-ply brax-3p turn? */
+static bool blue_first_of_two(const brax_t *b)
+{
+    return b->variant == V_3P && b->stm == BLUE_3P && b->first < 0 && bb128_popcount(b->men[BLUE_3P]) >= 2;
+}
+
+/* Could player pl move at all, were it its turn (settled point 6)? */
+static bool can_move(const brax_t *b, int pl)
+{
+    move_t moves[MAX_MOVES];
+    return !bb128_empty(b->men[pl]) && gen_plain(b, pl, b->men[pl], moves) > 0;
+}
 
 static bool is_over(const brax_t *b)
 {
-    int mine = bb128_popcount(b->men[b->stm]), theirs = bb128_popcount(b->men[b->stm ^ 1]);
-    return mine == 0 || (mine == 1 && theirs == 1 && b->quiet >= DRAW_QUIET_PLIES);
+    int red = bb128_popcount(b->team[RED]), blue = bb128_popcount(b->team[BLUE]);
+    return red == 0 || blue == 0 || (red == 1 && blue == 1 && b->quiet >= DRAW_QUIET_PLIES);
+}
+
+static int next_slot(const brax_t *b, bb128_t taken);
+
+/* May the player to move of b add a call to m? Judged on the position after
+ * m (settled points 1-4 and 8 in the team games), built from the boards the
+ * move changes rather than by making it: this runs for every move. */
+static bool call_allowed(const brax_t *b, move_t m)
+{
+    int pl = b->stm, t = team_of(pl);
+    if (b->variant == V_EASY || blue_first_of_two(b))
+        return false;
+    if (b->variant != V_ZILLIONS && (b->called & (1u << t)))
+        return false; /* not on the team's turn right after its call */
+    bb128_t moved = bb128_zero(), taken = bb128_zero();
+    if (!(m & MOVE_PASS)) {
+        moved = bb128_or(bb128_bit(move_from(m)), bb128_bit(move_to(m)));
+        taken = bb128_and(b->team[t ^ 1], bb128_bit(move_to(m)));
+        if (move_mid(m) >= 0)
+            taken = bb128_or(taken, bb128_bit(move_mid(m)));
+    }
+    bb128_t own = bb128_xor(b->men[pl], moved), friends = bb128_xor(b->team[t], moved);
+    bb128_t enemy = bb128_andnot(b->team[t ^ 1], taken);
+    int n_own = bb128_popcount(friends), n_other = bb128_popcount(enemy);
+    if (b->variant == V_ZILLIONS ? !(n_own >= 2 && n_other >= 3)
+                                 : (n_own == 1 && n_other <= 2) || (n_other == 1 && n_own <= 2))
+        return false;
+    /* The call binds the next player, who must be an opponent with a man
+     * that pl threatens. */
+    int next = pl ^ 1;
+    if (team_game(b)) {
+        next = (b->variant == V_3P ? cycle_3p : cycle_4p)[next_slot(b, taken)];
+        if (team_of(next) == t)
+            return false;
+    }
+    return any_threat(own, t, friends, enemy, bb128_andnot(b->men[next], taken), has_double_capture(b));
 }
 
 static int gen(const brax_t *b, move_t *moves, bool noisy_only)
 {
     if (is_over(b))
         return 0;
+    int pl = b->stm;
+    bb128_t movable = b->men[pl];
+    if (b->first >= 0) /* Blue's second ply moves another man */
+        movable = bb128_andnot(movable, bb128_bit(b->first));
     move_t plain[MAX_MOVES];
-    bb128_t forced = forced_men(b);
-    int n = bb128_empty(forced) ? 0 : gen_plain(b, forced, plain);
+    bb128_t forced = bb128_and(forced_men(b), movable);
+    int n = bb128_empty(forced) ? 0 : gen_plain(b, pl, forced, plain);
     if (n == 0) /* no call, or no threatened man can move: any move */
-        n = gen_plain(b, b->men[b->stm], plain);
+        n = gen_plain(b, pl, movable, plain);
+    if (n == 0 && team_game(b)) {
+        /* A player who cannot move passes while the team can still move,
+         * and Blue's impossible second ply is a pass (settled 6 and 10). */
+        bool pass = b->first >= 0;
+        for (int q = team_of(pl); q < b->players && !pass; q += 2)
+            pass = q != pl && can_move(b, q);
+        if (pass)
+            plain[n++] = MOVE_PASS;
+    }
     int out = 0;
     for (int i = 0; i < n; i++) {
         move_t m = plain[i];
@@ -249,11 +345,7 @@ static int gen(const brax_t *b, move_t *moves, bool noisy_only)
          * stopping just before one would hide what it wins. */
         if (!noisy_only || (m & MOVE_CAPTURE))
             moves[out++] = m;
-        if (b->variant == V_EASY)
-            continue;
-        brax_t after = *b;
-        apply(&after, m);
-        if (call_permitted(&after, b->stm) && any_threat(&after, b->stm))
+        if (call_allowed(b, m))
             moves[out++] = m | MOVE_CALL | MOVE_NOISY;
     }
     return out;
@@ -269,44 +361,112 @@ static int brax_count_moves(const position_t *pos)
 
 /* ---- make / unmake ---- */
 
-static void toggle(brax_t *b, int colour, int p)
+static void toggle(brax_t *b, int pl, int p)
 {
-    b->men[colour] = bb128_xor(b->men[colour], bb128_bit(p));
-    b->hash ^= zobrist_men[colour][p];
+    b->men[pl] = bb128_xor(b->men[pl], bb128_bit(p));
+    b->team[team_of(pl)] = bb128_xor(b->team[team_of(pl)], bb128_bit(p));
+    b->hash ^= zobrist_men[pl][p];
 }
 
-/* Plays m on b, without the side-to-move bookkeeping of calls. */
+/* The owner of the man of team t on point p. */
+static int owner(const brax_t *b, int t, int p)
+{
+    for (int pl = t; pl < b->players; pl += 2)
+        if (bb128_test(b->men[pl], p))
+            return pl;
+    assert(!"no man there");
+    return t;
+}
+
+/* Moves the men of m; a pass moves nothing. */
 static void apply(brax_t *b, move_t m)
 {
-    int pl = b->stm, from = move_from(m), to = move_to(m), mid = move_mid(m);
-    bool capture = bb128_test(b->men[pl ^ 1], to);
-    if (capture)
-        toggle(b, pl ^ 1, to);
-    if (mid >= 0)
-        toggle(b, pl ^ 1, mid);
-    toggle(b, pl, from);
-    toggle(b, pl, to);
+    bool capture = false;
+    if (!(m & MOVE_PASS)) {
+        int pl = b->stm, from = move_from(m), to = move_to(m), mid = move_mid(m), foe = team_of(pl) ^ 1;
+        capture = bb128_test(b->team[foe], to);
+        if (capture)
+            toggle(b, owner(b, foe, to), to);
+        if (mid >= 0)
+            toggle(b, owner(b, foe, mid), mid);
+        toggle(b, pl, from);
+        toggle(b, pl, to);
+    }
     b->quiet = capture ? 0 : (uint8_t)(b->quiet < 255 ? b->quiet + 1 : 255);
 }
 
-static void set_called(brax_t *b, int pl, bool on)
+static void set_called(brax_t *b, int t, bool on)
 {
-    bool was = (b->called >> pl) & 1;
-    if (was != on) {
-        b->called ^= (uint8_t)(1u << pl);
-        b->hash ^= zobrist_called[pl];
+    if (((b->called >> t) & 1) != on) {
+        b->called ^= (uint8_t)(1u << t);
+        b->hash ^= zobrist_called[t];
     }
+}
+
+/* The binding caller and Blue's first man are hashed in the team games
+ * only: in the two-player games the caller follows from `called`. */
+static void set_caller(brax_t *b, int pl)
+{
+    if (team_game(b) && b->caller != pl)
+        b->hash ^= (b->caller >= 0 ? zobrist_caller[b->caller] : 0) ^ (pl >= 0 ? zobrist_caller[pl] : 0);
+    b->caller = (int8_t)pl;
+}
+
+static void set_first(brax_t *b, int p)
+{
+    if (b->first != p)
+        b->hash ^= (b->first >= 0 ? zobrist_first[b->first] : 0) ^ (p >= 0 ? zobrist_first[p] : 0);
+    b->first = (int8_t)p;
+}
+
+static void set_stm(brax_t *b, int pl)
+{
+    b->hash ^= zobrist_stm[b->stm] ^ zobrist_stm[pl];
+    b->stm = (uint8_t)pl;
+}
+
+/* The next slot of the turn cycle whose player still has men once the men
+ * in `taken` are gone (settled 5). */
+static int next_slot(const brax_t *b, bb128_t taken)
+{
+    const uint8_t *cycle = b->variant == V_3P ? cycle_3p : cycle_4p;
+    for (int k = 1; k <= 4; k++) {
+        int s = (b->slot + k) & 3;
+        if (!bb128_empty(bb128_andnot(b->men[cycle[s]], taken)))
+            return s;
+    }
+    return b->slot;
+}
+
+/* Plays m: the men, then the call and whose turn it is. */
+static void play(brax_t *b, move_t m)
+{
+    int pl = b->stm;
+    if (blue_first_of_two(b)) {
+        /* Settled 7 and 9: Blue moves again, another man, and a red call
+         * bound this ply only. */
+        apply(b, m);
+        set_first(b, move_to(m));
+        set_caller(b, -1);
+        return;
+    }
+    apply(b, m);
+    set_called(b, team_of(pl), (m & MOVE_CALL) != 0);
+    set_caller(b, (m & MOVE_CALL) ? pl : -1);
+    if (!team_game(b)) {
+        set_stm(b, pl ^ 1);
+        return;
+    }
+    set_first(b, -1);
+    b->slot = (uint8_t)next_slot(b, bb128_zero());
+    set_stm(b, (b->variant == V_3P ? cycle_3p : cycle_4p)[b->slot]);
 }
 
 static void brax_make(position_t *pos, move_t m, undo_t *u)
 {
     brax_t *b = P(pos);
     memcpy(u->w, b, sizeof *b);
-    int pl = b->stm;
-    apply(b, m);
-    set_called(b, pl, (m & MOVE_CALL) != 0);
-    b->stm ^= 1;
-    b->hash ^= zobrist_side;
+    play(b, m);
 }
 
 static void brax_unmake(position_t *pos, move_t m, const undo_t *u)
@@ -322,16 +482,27 @@ _Static_assert(sizeof(brax_t) <= sizeof(((undo_t *)0)->w), "undo holds a positio
 static int brax_to_move(const position_t *pos) { return CP(pos)->stm; }
 static uint64_t brax_hash(const position_t *pos) { return CP(pos)->hash; }
 
+static player_mask_t brax_players_in(const position_t *pos)
+{
+    const brax_t *b = CP(pos);
+    player_mask_t in = 0;
+    for (int pl = 0; pl < b->players; pl++)
+        if (!bb128_empty(b->men[pl]))
+            in |= player_bit(pl);
+    return in;
+}
+
 static bool brax_decided(const position_t *pos, outcome_t *out)
 {
     const brax_t *b = CP(pos);
-    int mine = bb128_popcount(b->men[b->stm]);
-    if (mine == 0) {
-        *out = (outcome_t){OUTCOME_WIN, player_bit(b->stm ^ 1), "no pieces left"};
-        return true;
-    }
+    /* Settled 11: a team without men has lost, whoever is to move. */
+    for (int t = 0; t < 2; t++)
+        if (bb128_empty(b->team[t])) {
+            *out = (outcome_t){OUTCOME_WIN, team_mask(b, t ^ 1), "no pieces left"};
+            return true;
+        }
     if (is_over(b)) {
-        *out = (outcome_t){OUTCOME_DRAW, 3, "one against one, ten moves without capture"};
+        *out = (outcome_t){OUTCOME_DRAW, brax_players_in(pos), "one against one, ten moves without capture"};
         return true;
     }
     return false;
@@ -342,14 +513,25 @@ static outcome_t brax_outcome(const position_t *pos)
     outcome_t o;
     if (brax_decided(pos, &o))
         return o;
+    const brax_t *b = CP(pos);
     if (brax_count_moves(pos) == 0)
-        return (outcome_t){OUTCOME_WIN, player_bit(CP(pos)->stm ^ 1), "no legal move"};
+        return (outcome_t){OUTCOME_WIN, team_mask(b, team_of(b->stm) ^ 1), "no legal move"};
     return (outcome_t){OUTCOME_NONE, 0, NULL};
 }
 
 /* ---- evaluation ---- */
 
 enum { VAL_MAN = 100, MOBILITY = 3, TO_MOVE_THREAT = 40, HANGING = 25, BRAXED = 15, CENTRE = 4, ADVANCE = 3 };
+
+/* How far a man on (r, c) has come from player pl's home edge. */
+static int advance(const brax_t *b, int pl, int r, int c)
+{
+    if (b->variant == V_4P && (pl & 1))
+        return pl == 1 ? c : 8 - c; /* West and East */
+    if (b->variant == V_4P)
+        return pl == 0 ? r : 8 - r; /* South and North */
+    return team_of(pl) == RED ? r : 8 - r;
+}
 
 /* Men nearer the centre have more lines to choose from, and men that have
  * advanced press the enemy: without this, both sides stand off forever. */
@@ -359,60 +541,77 @@ static int placement(const brax_t *b, int pl)
     for (bb128_t m = b->men[pl]; !bb128_empty(m);) {
         int p = bb128_pop(&m), r = p / 9, c = p % 9;
         int dr = r > 4 ? r - 4 : 4 - r, dc = c > 4 ? c - 4 : 4 - c;
-        v += CENTRE * (4 - (dr > dc ? dr : dc)) + ADVANCE * (pl == RED ? r : 8 - r);
+        v += CENTRE * (4 - (dr > dc ? dr : dc)) + ADVANCE * advance(b, pl, r, c);
     }
     return v;
 }
 
-/* Points a player's men reach: 1-steps, and 2-steps along their colour. */
+/* Points a player's men reach: 1-steps, and 2-steps along the team's colour. */
 static int mobility(const brax_t *b, int pl)
 {
-    bb128_t own = b->men[pl], occ = bb128_or(own, b->men[pl ^ 1]);
+    int t = team_of(pl);
+    bb128_t friends = b->team[t], occ = bb128_or(friends, b->team[t ^ 1]);
     int n = 0;
-    for (bb128_t m = own; !bb128_empty(m);) {
+    for (bb128_t m = b->men[pl]; !bb128_empty(m);) {
         int p = bb128_pop(&m);
-        n += bb128_popcount(bb128_andnot(step1[p], own));
+        n += bb128_popcount(bb128_andnot(step1[p], friends));
         bb128_t reach = bb128_zero();
-        for (int k = 0; k < path_count[p][pl]; k++)
-            if (!bb128_test(occ, path_mid[p][pl][k]))
-                reach = bb128_or(reach, bb128_bit(path_end[p][pl][k]));
-        n += bb128_popcount(bb128_andnot(reach, own));
+        for (int k = 0; k < path_count[p][t]; k++)
+            if (!bb128_test(occ, path_mid[p][t][k]))
+                reach = bb128_or(reach, bb128_bit(path_end[p][t][k]));
+        n += bb128_popcount(bb128_andnot(reach, friends));
     }
     return n;
 }
 
+/* The first player of team t to move after the player to move. */
+static int next_of_team(const brax_t *b, int t)
+{
+    brax_t probe = *b;
+    for (int k = 0; k < 4; k++) {
+        probe.slot = (uint8_t)next_slot(&probe, bb128_zero());
+        int pl = (b->variant == V_3P ? cycle_3p : cycle_4p)[probe.slot];
+        if (team_of(pl) == t)
+            return pl;
+    }
+    return t;
+}
+
+/* The terms are per team: the sums over its players. The side to move can
+ * take one threatened man now (quiescence sees which); the other team must
+ * fear for all of them. In the team games the men the side to move has en
+ * prise are those the next opponent to move threatens. */
 static score_t brax_evaluate(const position_t *pos, eval_trace_t *t)
 {
     const brax_t *b = CP(pos);
-    int v[2] = {0, 0};
-    int mat[2], mob[2], hang[2], place[2], threat[2] = {0, 0};
-    for (int pl = 0; pl < 2; pl++) {
-        mat[pl] = VAL_MAN * bb128_popcount(b->men[pl]);
-        mob[pl] = MOBILITY * mobility(b, pl);
-        place[pl] = placement(b, pl);
-        /* Men the other side could take: the side to move can take one now
-         * (quiescence sees which); the other must fear for all of them. */
-        hang[pl] = bb128_popcount(threats(b, pl ^ 1));
+    int stm = b->stm, us = team_of(stm), them = us ^ 1;
+    int mat[2], mob[2] = {0, 0}, place[2] = {0, 0}, threat[2] = {0, 0}, hanging[2] = {0, 0}, braxed[2] = {0, 0};
+    for (int pl = 0; pl < b->players; pl++) {
+        mob[team_of(pl)] += MOBILITY * mobility(b, pl);
+        place[team_of(pl)] += placement(b, pl);
     }
+    for (int tm = 0; tm < 2; tm++)
+        mat[tm] = VAL_MAN * bb128_popcount(b->team[tm]);
+    int foe = team_game(b) ? next_of_team(b, them) : stm ^ 1;
+    bb128_t foe_hits = threats(b, foe);
+    int ours_hit = bb128_popcount(threats(b, stm)), theirs_hit = bb128_popcount(bb128_and(foe_hits, b->men[stm]));
+    threat[us] = ours_hit ? TO_MOVE_THREAT : 0;
+    hanging[them] = -HANGING * ours_hit;
+    hanging[us] = -HANGING * (theirs_hit > 1 ? theirs_hit - 1 : 0);
+    /* Braxed: bound by a call with threatened men to choose from. */
+    bb128_t bound = b->caller == foe ? bb128_and(foe_hits, b->men[stm]) : forced_men(b);
+    if (!bb128_empty(bound))
+        braxed[us] = -BRAXED;
     eval_trace_add(t, "material", mat[RED], mat[BLUE]);
     eval_trace_add(t, "mobility", mob[RED], mob[BLUE]);
     eval_trace_add(t, "placement", place[RED], place[BLUE]);
-    int stm = b->stm, opp = stm ^ 1;
-    threat[stm] = hang[opp] ? TO_MOVE_THREAT : 0;
-    int hanging[2] = {0, 0};
-    hanging[opp] = -HANGING * hang[opp];
-    hanging[stm] = -HANGING * (hang[stm] > 1 ? hang[stm] - 1 : 0);
     eval_trace_add(t, "threats", threat[RED], threat[BLUE]);
     eval_trace_add(t, "men en prise", hanging[RED], hanging[BLUE]);
-    /* Braxed: the opponent called and threatens our men (hang[stm] counts
-     * exactly the men forced_men() would return, so it is not recomputed). */
-    int braxed[2] = {0, 0};
-    if ((b->called & (1u << opp)) && hang[stm] > 0)
-        braxed[stm] = -BRAXED;
     eval_trace_add(t, "braxed", braxed[RED], braxed[BLUE]);
-    for (int pl = 0; pl < 2; pl++)
-        v[pl] = mat[pl] + mob[pl] + place[pl] + threat[pl] + hanging[pl] + braxed[pl];
-    return (score_t)(v[stm] - v[opp]);
+    int v[2];
+    for (int tm = 0; tm < 2; tm++)
+        v[tm] = mat[tm] + mob[tm] + place[tm] + threat[tm] + hanging[tm] + braxed[tm];
+    return (score_t)(v[us] - v[them]);
 }
 
 /* ---- text ---- */
@@ -427,6 +626,10 @@ static void point_name(int p, char *out)
 static void brax_move_text(const position_t *pos, move_t m, char *buf, size_t len)
 {
     (void)pos;
+    if (m & MOVE_PASS) {
+        snprintf(buf, len, "pass%s", (m & MOVE_CALL) ? "+" : "");
+        return;
+    }
     char a[3], b[3], c[3] = "";
     point_name(move_from(m), a);
     point_name(move_to(m), b);
@@ -450,17 +653,24 @@ static move_t brax_parse_move(const position_t *pos, const char *text)
     bool call = len > 0 && text[len - 1] == '+';
     if (call)
         len--;
+    move_t moves[MAX_MOVES];
+    if (len == 4 && strncmp(text, "pass", 4) == 0) {
+        int n = gen(b, moves, false);
+        for (int i = 0; i < n; i++)
+            if ((moves[i] & MOVE_PASS) && ((moves[i] & MOVE_CALL) != 0) == call)
+                return moves[i];
+        return MOVE_NONE;
+    }
     if (len != 4 && len != 6)
         return MOVE_NONE;
     int from = read_point(text), mid = len == 6 ? read_point(text + 2) : -1;
     int to = read_point(text + len - 2);
     if (from < 0 || to < 0 || (len == 6 && mid < 0))
         return MOVE_NONE;
-    move_t moves[MAX_MOVES];
     int n = gen(b, moves, false);
     for (int i = 0; i < n; i++) {
         move_t m = moves[i];
-        if (move_from(m) != from || move_to(m) != to || ((m & MOVE_CALL) != 0) != call)
+        if ((m & MOVE_PASS) || move_from(m) != from || move_to(m) != to || ((m & MOVE_CALL) != 0) != call)
             continue;
         if (len == 4 && move_mid(m) < 0)
             return m;
@@ -468,97 +678,230 @@ static move_t brax_parse_move(const position_t *pos, const char *text)
             return m;
         /* A named middle point of an ordinary 2-step: it must be a path. */
         if (len == 6 && move_mid(m) < 0) {
-            int pl = b->stm;
-            for (int k = 0; k < path_count[from][pl]; k++)
-                if (path_mid[from][pl][k] == mid && path_end[from][pl][k] == to &&
-                    !bb128_test(bb128_or(b->men[0], b->men[1]), mid))
+            int t = team_of(b->stm);
+            for (int k = 0; k < path_count[from][t]; k++)
+                if (path_mid[from][t][k] == mid && path_end[from][t][k] == to &&
+                    !bb128_test(bb128_or(b->team[0], b->team[1]), mid))
                     return m;
         }
     }
     return MOVE_NONE;
 }
 
-static int brax_move_key(move_t m) { return move_from(m) * N_PTS + move_to(m); }
+/* A pass has no points: key 0, which no move (a1 to a1) uses. */
+static int brax_move_key(move_t m) { return (m & MOVE_PASS) ? 0 : move_from(m) * N_PTS + move_to(m); }
 
 /* ---- position strings ---- */
 
+/* Board letters by player: red team lower/upper r, blue team b/B. */
+static const char player_letter[MAX_PLAYERS] = {'r', 'b', 'R', 'B'};
+
 static void rehash(brax_t *b)
 {
-    b->hash = b->stm ? zobrist_side : 0;
-    for (int c = 0; c < 2; c++) {
-        for (bb128_t m = b->men[c]; !bb128_empty(m);)
-            b->hash ^= zobrist_men[c][bb128_pop(&m)];
-        if (b->called & (1u << c))
-            b->hash ^= zobrist_called[c];
-    }
+    b->hash = zobrist_stm[b->stm];
+    for (int pl = 0; pl < b->players; pl++)
+        for (bb128_t m = b->men[pl]; !bb128_empty(m);)
+            b->hash ^= zobrist_men[pl][bb128_pop(&m)];
+    for (int t = 0; t < 2; t++)
+        if (b->called & (1u << t))
+            b->hash ^= zobrist_called[t];
+    if (team_game(b) && b->caller >= 0)
+        b->hash ^= zobrist_caller[b->caller];
+    if (b->first >= 0)
+        b->hash ^= zobrist_first[b->first];
+}
+
+static void add_man(brax_t *b, int pl, int p)
+{
+    b->men[pl] = bb128_or(b->men[pl], bb128_bit(p));
+    b->team[team_of(pl)] = bb128_or(b->team[team_of(pl)], bb128_bit(p));
+}
+
+static void clear_position(position_t *pos, int variant)
+{
+    ensure_tables();
+    memset(pos, 0, sizeof *pos);
+    brax_t *b = P(pos);
+    b->variant = (uint8_t)variant;
+    b->players = variant == V_3P ? 3 : variant == V_4P ? 4 : 2;
+    b->caller = b->first = -1;
+}
+
+/* "d1 e1 f1": points by name. */
+static void add_men(brax_t *b, int pl, const char *names)
+{
+    for (const char *c = names; *c; c += c[2] ? 3 : 2)
+        add_man(b, pl, (c[1] - '1') * 9 + (c[0] - 'a'));
 }
 
 static void set_start(position_t *pos, int variant)
 {
-    ensure_tables();
-    memset(pos, 0, sizeof *pos);
+    clear_position(pos, variant);
     brax_t *b = P(pos);
-    b->variant = (uint8_t)variant;
-    if (variant == V_HUNT)
-        b->men[RED] = bb128_bit(4);
-    else
-        for (int c = 1; c <= 7; c++)
-            b->men[RED] = bb128_or(b->men[RED], bb128_bit(c));
-    for (int c = 1; c <= 7; c++)
-        b->men[BLUE] = bb128_or(b->men[BLUE], bb128_bit(72 + c));
+    switch (variant) {
+    case V_4P:
+        add_men(b, 0, "d1 e1 f1");
+        add_men(b, 1, "a4 a5 a6");
+        add_men(b, 2, "d9 e9 f9");
+        add_men(b, 3, "i4 i5 i6");
+        break;
+    case V_3P:
+        add_men(b, 0, "b1 c1 d1");
+        add_men(b, 1, "c9 d9 e9 f9 g9");
+        add_men(b, 2, "f1 g1 h1");
+        break;
+    default:
+        add_men(b, RED, variant == V_HUNT ? "e1" : "b1 c1 d1 e1 f1 g1 h1");
+        add_men(b, BLUE, "b9 c9 d9 e9 f9 g9 h9");
+    }
     rehash(b);
 }
 
-static bool parse_fen(position_t *pos, const char *fen, char *err, size_t errlen, int variant)
+static int letter_player(const brax_t *b, char ch)
 {
-    ensure_tables();
-    memset(pos, 0, sizeof *pos);
-    brax_t *b = P(pos);
-    b->variant = (uint8_t)variant;
-    const char *c = fen;
+    for (int pl = 0; pl < b->players; pl++)
+        if (player_letter[pl] == ch)
+            return pl;
+    return -1;
+}
+
+/* The board field: rows 9 to 1. Returns the rest of the string, or NULL. */
+static const char *parse_board(brax_t *b, const char *c, char *err, size_t errlen)
+{
     for (int r = 8; r >= 0; r--) {
         int col = 0;
         for (; *c && *c != '/' && *c != ' '; c++) {
+            int pl = letter_player(b, *c);
             if (*c >= '1' && *c <= '9') {
                 col += *c - '0';
-            } else if (*c == 'r' || *c == 'b') {
+            } else if (pl >= 0) {
                 if (col > 8)
-                    return game_fail(err, errlen, "row too long");
-                b->men[*c == 'b'] = bb128_or(b->men[*c == 'b'], bb128_bit(r * 9 + col));
+                    return game_fail(err, errlen, "row too long"), NULL;
+                add_man(b, pl, r * 9 + col);
                 col++;
             } else {
-                return game_fail(err, errlen, "unknown letter (expected r, b or 1-9)");
+                return game_fail(err, errlen, team_game(b) ? "unknown letter (expected a player's letter or 1-9)"
+                                                           : "unknown letter (expected r, b or 1-9)"),
+                       NULL;
             }
             if (col > 9)
-                return game_fail(err, errlen, "row too long");
+                return game_fail(err, errlen, "row too long"), NULL;
         }
         if (col != 9)
-            return game_fail(err, errlen, "each row must have 9 points");
+            return game_fail(err, errlen, "each row must have 9 points"), NULL;
         if (r > 0) {
             if (*c != '/')
-                return game_fail(err, errlen, "expected 9 rows separated by '/'");
+                return game_fail(err, errlen, "expected 9 rows separated by '/'"), NULL;
             c++;
         }
     }
-    char side[8], calls[8], extra[8];
-    int quiet = -1, n = sscanf(c, " %7s %7s %d %7s", side, calls, &quiet, extra);
-    if (n != 3)
+    return c;
+}
+
+static bool parse_calls(brax_t *b, const char *calls)
+{
+    static const char *const names[4] = {"-", "r", "b", "rb"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(calls, names[i]) == 0) {
+            b->called = (uint8_t)i;
+            return true;
+        }
+    return false;
+}
+
+static bool parse_quiet(brax_t *b, const char *text)
+{
+    char *end;
+    long q = strtol(text, &end, 10);
+    if (*end || end == text || q < 0 || q > 255)
+        return false;
+    b->quiet = (uint8_t)q;
+    return true;
+}
+
+/* Two players: <board> <side r|b> <calls -|r|b|rb> <quiet plies>. */
+static bool parse_two_player(brax_t *b, const char *rest, char *err, size_t errlen)
+{
+    char side[8], calls[8], quiet[8], extra[8];
+    if (sscanf(rest, " %7s %7s %7s %7s", side, calls, quiet, extra) != 3)
         return game_fail(err, errlen, "expected: <board> <side r|b> <calls -|r|b|rb> <quiet plies>");
     if (strcmp(side, "r") != 0 && strcmp(side, "b") != 0)
         return game_fail(err, errlen, "side to move must be 'r' or 'b'");
     b->stm = side[0] == 'b';
-    if (strcmp(calls, "-") == 0) b->called = 0;
-    else if (strcmp(calls, "r") == 0) b->called = 1;
-    else if (strcmp(calls, "b") == 0) b->called = 2;
-    else if (strcmp(calls, "rb") == 0) b->called = 3;
-    else return game_fail(err, errlen, "calls must be '-', 'r', 'b' or 'rb'");
-    if (variant == V_EASY && b->called)
+    if (!parse_calls(b, calls))
+        return game_fail(err, errlen, "calls must be '-', 'r', 'b' or 'rb'");
+    if (b->variant == V_EASY && b->called)
         return game_fail(err, errlen, "brax-easy has no calls");
-    if (quiet < 0 || quiet > 255)
+    if (!parse_quiet(b, quiet))
         return game_fail(err, errlen, "the quiet ply count must be 0-255");
-    b->quiet = (uint8_t)quiet;
     if (bb128_popcount(b->men[RED]) > 7 || bb128_popcount(b->men[BLUE]) > 7)
         return game_fail(err, errlen, "at most 7 men a side");
+    /* The opponent's call binds us when its last move carried one. */
+    b->caller = (int8_t)((b->called >> (b->stm ^ 1)) & 1 ? b->stm ^ 1 : -1);
+    return true;
+}
+
+/* The turn field of a team game: a letter, and brax-3p's b1 or b2. */
+static bool parse_turn(brax_t *b, const char *turn)
+{
+    int pl = letter_player(b, turn[0]);
+    if (pl < 0)
+        return false;
+    if (b->variant == V_4P) {
+        b->slot = (uint8_t)pl;
+        return turn[1] == 0;
+    }
+    if (pl != BLUE_3P) {
+        b->slot = (uint8_t)pl;
+        return turn[1] == 0;
+    }
+    b->slot = turn[1] == '1' ? 1 : 3;
+    return (turn[1] == '1' || turn[1] == '2') && turn[2] == 0;
+}
+
+/* Team games: <board> <turn> <calls> <caller> <first> <quiet plies>. */
+static bool parse_team(brax_t *b, const char *rest, char *err, size_t errlen)
+{
+    char turn[8], calls[8], caller[8], first[8], quiet[8], extra[8];
+    if (sscanf(rest, " %7s %7s %7s %7s %7s %7s", turn, calls, caller, first, quiet, extra) != 5)
+        return game_fail(err, errlen, "expected: <board> <turn> <calls -|r|b|rb> <caller> <first man> <quiet plies>");
+    if (!parse_turn(b, turn))
+        return game_fail(err, errlen, b->variant == V_3P ? "turn must be r, R, b1 or b2" : "turn must be r, b, R or B");
+    b->stm = (b->variant == V_3P ? cycle_3p : cycle_4p)[b->slot];
+    if (!parse_calls(b, calls))
+        return game_fail(err, errlen, "calls must be '-', 'r', 'b' or 'rb'");
+    if (!parse_quiet(b, quiet))
+        return game_fail(err, errlen, "the quiet ply count must be 0-255");
+    if (strcmp(caller, "-") != 0) {
+        int c = caller[1] ? -1 : letter_player(b, caller[0]);
+        if (c < 0 || team_of(c) == team_of(b->stm) || !(b->called & (1u << team_of(c))))
+            return game_fail(err, errlen, "the caller must be an opponent whose team's last turn called");
+        b->caller = (int8_t)c;
+    }
+    if (strcmp(first, "-") != 0) {
+        int p = strlen(first) == 2 ? read_point(first) : -1;
+        if (b->variant != V_3P || b->stm != BLUE_3P || p < 0 || !bb128_test(b->men[BLUE_3P], p) ||
+            bb128_popcount(b->men[BLUE_3P]) < 2 || b->caller >= 0)
+            return game_fail(err, errlen, "a first man only in brax-3p, on a Blue man, mid-turn, with no call binding");
+        b->first = (int8_t)p;
+    }
+    for (int pl = 0; pl < b->players; pl++)
+        if (bb128_popcount(b->men[pl]) > (b->variant == V_3P && pl == BLUE_3P ? 5 : 3))
+            return game_fail(err, errlen, "too many men for a player");
+    if (bb128_empty(b->men[b->stm]) && !bb128_empty(b->team[0]) && !bb128_empty(b->team[1]))
+        return game_fail(err, errlen, "the player to move has no men");
+    return true;
+}
+
+static bool parse_fen(position_t *pos, const char *fen, char *err, size_t errlen, int variant)
+{
+    clear_position(pos, variant);
+    brax_t *b = P(pos);
+    const char *rest = parse_board(b, fen, err, errlen);
+    if (!rest)
+        return false;
+    if (!(team_game(b) ? parse_team(b, rest, err, errlen) : parse_two_player(b, rest, err, errlen)))
+        return false;
     rehash(b);
     return true;
 }
@@ -571,8 +914,10 @@ static void brax_write_fen(const position_t *pos, char *buf, size_t len)
     for (int r = 8; r >= 0; r--) {
         char cells[9];
         for (int col = 0; col < 9; col++) {
-            int p = r * 9 + col;
-            cells[col] = bb128_test(b->men[RED], p) ? 'r' : bb128_test(b->men[BLUE], p) ? 'b' : 0;
+            cells[col] = 0;
+            for (int pl = 0; pl < b->players; pl++)
+                if (bb128_test(b->men[pl], r * 9 + col))
+                    cells[col] = player_letter[pl];
         }
         fen_append_row(out, &n, cells, 9);
         if (r)
@@ -580,24 +925,50 @@ static void brax_write_fen(const position_t *pos, char *buf, size_t len)
     }
     out[n] = 0;
     static const char *const calls[4] = {"-", "r", "b", "rb"};
-    snprintf(buf, len, "%s %c %s %d", out, b->stm ? 'b' : 'r', calls[b->called & 3], b->quiet);
+    if (!team_game(b)) {
+        snprintf(buf, len, "%s %c %s %d", out, b->stm ? 'b' : 'r', calls[b->called & 3], b->quiet);
+        return;
+    }
+    char turn[3] = {player_letter[b->stm], 0, 0}, first[3] = "-";
+    if (b->variant == V_3P && b->stm == BLUE_3P)
+        turn[1] = b->slot == 1 ? '1' : '2';
+    if (b->first >= 0)
+        point_name(b->first, first);
+    snprintf(buf, len, "%s %s %s %c %s %d", out, turn, calls[b->called & 3],
+             b->caller >= 0 ? player_letter[b->caller] : '-', first, b->quiet);
 }
 
-/* Points as 'R'/'B' men or '+', segments as 'r'/'b' letters (or coloured
- * lines with ANSI), so the colouring reads in any terminal. */
+static const char *const seat_names_4p[4] = {"South", "West", "North", "East"};
+static const char *const seat_names_3p[3] = {"R1", "Blue", "R2"};
+/* On the drawn board men must not look like the lower-case segment letters. */
+static const char board_letter_4p[4] = {'S', 'W', 'N', 'E'}, board_letter_3p[3] = {'1', 'B', '2'};
+
+/* Points as men (one letter per player) or '+', segments as 'r'/'b'
+ * letters (or coloured lines with ANSI), so the colouring reads in any
+ * terminal. */
 static void brax_print_board(const position_t *pos, char *buf, size_t len, bool ansi)
 {
     const brax_t *b = CP(pos);
     size_t n = 0;
 #define OUT(...) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__))
     const char *red = ansi ? "\033[31m" : "", *blue = ansi ? "\033[34m" : "", *off = ansi ? "\033[0m" : "";
+    const char *bold = ansi ? "\033[1m" : "";
     for (int r = 8; r >= 0; r--) {
         OUT(" %d  ", r + 1);
         for (int col = 0; col < 9; col++) {
-            int p = r * 9 + col;
-            if (bb128_test(b->men[RED], p)) OUT("%s%sR%s", ansi ? "\033[1m" : "", red, off);
-            else if (bb128_test(b->men[BLUE], p)) OUT("%s%sB%s", ansi ? "\033[1m" : "", blue, off);
-            else OUT("+");
+            int p = r * 9 + col, who = -1;
+            for (int pl = 0; pl < b->players; pl++)
+                if (bb128_test(b->men[pl], p))
+                    who = pl;
+            char letter = who < 0                ? '+'
+                          : b->variant == V_4P ? board_letter_4p[who]
+                          : b->variant == V_3P ? board_letter_3p[who]
+                          : who                ? 'B'
+                                               : 'R';
+            if (who >= 0)
+                OUT("%s%s%c%s", bold, team_of(who) ? blue : red, letter, off);
+            else
+                OUT("+");
             if (col < 8) {
                 int c = brax_segment_colour(p, p + 1);
                 OUT(" %s%s%s ", c ? blue : red, ansi ? "-" : c ? "b" : "r", off);
@@ -614,7 +985,21 @@ static void brax_print_board(const position_t *pos, char *buf, size_t len, bool 
         OUT("\n");
     }
     OUT("    a   b   c   d   e   f   g   h   i\n");
-    OUT("%s to move", b->stm ? "Blue" : "Red");
+    if (team_game(b)) {
+        const char *const *names = b->variant == V_3P ? seat_names_3p : seat_names_4p;
+        const char *letters = b->variant == V_3P ? board_letter_3p : board_letter_4p;
+        for (int pl = 0; pl < b->players; pl++)
+            OUT("%s%c %s (%s team, %c in FEN)", pl ? ", " : "", letters[pl], names[pl], team_of(pl) ? "blue" : "red",
+                player_letter[pl]);
+        OUT("\n%s to move", names[b->stm]);
+        if (b->first >= 0) {
+            char name[3];
+            point_name(b->first, name);
+            OUT(", second move (not the man on %s)", name);
+        }
+    } else {
+        OUT("%s to move", b->stm ? "Blue" : "Red");
+    }
     bb128_t forced = forced_men(b);
     if (!bb128_empty(forced)) {
         OUT(", braxed: must move");
@@ -640,6 +1025,8 @@ VARIANT_FNS(brax, V_BRAX)
 VARIANT_FNS(zillions, V_ZILLIONS)
 VARIANT_FNS(easy, V_EASY)
 VARIANT_FNS(hunt, V_HUNT)
+VARIANT_FNS(3p, V_3P)
+VARIANT_FNS(4p, V_4P)
 
 /* The start, two positions from engine self-play, and two with contact. */
 static const char *const bench_fens[] = {
@@ -651,19 +1038,29 @@ static const char *const bench_fens[] = {
     NULL,
 };
 
+static const char *const bench_fens_3p[] = {
+    "2bbbbb2/9/9/9/9/9/9/9/1rrr1RRR1 r - - - 0",
+    NULL,
+};
+
+static const char *const bench_fens_4p[] = {
+    "3RRR3/9/9/b7B/b7B/b7B/9/9/3rrr3 r - - - 0",
+    NULL,
+};
+
 static const char *const bench_fens_hunt[] = {
     "1bbbbbbb1/9/9/9/9/9/9/9/4r4 r - 0",
     "9/1bbb1bbb1/9/9/9/9/4r4/9/9 r - 0",
     NULL,
 };
 
-#define BRAX_GAME(var, vname, desc, tag, fens)                                                                  \
+#define BRAX_GAME(var, vname, desc, tag, fens, seats, ...)                                               \
     const game_t var = {                                                                                         \
         .name = vname,                                                                                           \
         .description = desc,                                                                                     \
-        .players = 2,                                                                                            \
-        .team_of = {0, 1},                                                                                       \
-        .player_names = {"red", "blue"},                                                                         \
+        .players = seats,                                                                                        \
+        .team_of = {0, 1, 0, 1},                                                                                 \
+        .player_names = {__VA_ARGS__},                                                                            \
         .repetition_draw = true,                                                                                 \
         .move_keys = N_PTS * N_PTS,                                                                              \
         .bench_fens = fens,                                                                                      \
@@ -673,6 +1070,7 @@ static const char *const bench_fens_hunt[] = {
         .write_fen = brax_write_fen,                                                                             \
         .print_board = brax_print_board,                                                                         \
         .to_move = brax_to_move,                                                                                 \
+        .players_in = brax_players_in,                                                                           \
         .hash = brax_hash,                                                                                       \
         .gen_moves = brax_gen_moves,                                                                             \
         .gen_noisy = brax_gen_noisy,                                                                             \
@@ -688,7 +1086,11 @@ static const char *const bench_fens_hunt[] = {
         .chance_outcomes = NULL,                                                                                 \
     }
 
-BRAX_GAME(brax_denham, "brax", "Brax (Denham, 1889)", brax, bench_fens);
-BRAX_GAME(brax_zillions, "brax-zillions", "Brax, Zillions of Games rules", zillions, bench_fens);
-BRAX_GAME(brax_easy, "brax-easy", "Brax Easy (no calls, no double captures)", easy, bench_fens);
-BRAX_GAME(brax_hunt, "brax-hunt", "Brax hunt: one red man against seven", hunt, bench_fens_hunt);
+BRAX_GAME(brax_denham, "brax", "Brax (Denham, 1889)", brax, bench_fens, 2, "red", "blue");
+BRAX_GAME(brax_zillions, "brax-zillions", "Brax, Zillions of Games rules", zillions, bench_fens, 2, "red", "blue");
+BRAX_GAME(brax_easy, "brax-easy", "Brax Easy (no calls, no double captures)", easy, bench_fens, 2, "red", "blue");
+BRAX_GAME(brax_hunt, "brax-hunt", "Brax hunt: one red man against seven", hunt, bench_fens_hunt, 2, "red", "blue");
+BRAX_GAME(brax_3p, "brax-3p", "Brax for three: R1 and R2 against Blue's two-move turns", 3p, bench_fens_3p, 3, "R1",
+          "Blue", "R2");
+BRAX_GAME(brax_4p, "brax-4p", "Brax for four: South and North against West and East", 4p, bench_fens_4p, 4,
+          "South", "West", "North", "East");
