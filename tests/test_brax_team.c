@@ -72,6 +72,32 @@ static outcome_t outcome_of(const game_t *g, const char *fen)
     return g->outcome(&pos);
 }
 
+/* A position string from men given as letter + point ("re2 bf3 Ra9") and
+ * the fields after the board ("r - - - 0"). */
+static const char *tfen(const char *men, const char *fields)
+{
+    static char out[GAME_FEN_MAX];
+    char grid[9][9];
+    memset(grid, 0, sizeof grid);
+    for (const char *c = men; *c; c += c[3] ? 4 : 3)
+        grid[c[2] - '1'][c[1] - 'a'] = c[0];
+    size_t n = 0;
+    for (int r = 8; r >= 0; r--) {
+        fen_append_row(out, &n, grid[r], 9);
+        if (r)
+            out[n++] = '/';
+    }
+    snprintf(out + n, sizeof out - n, " %s", fields);
+    return out;
+}
+
+static bool legal_in(const game_t *g, const char *fen, const char *move)
+{
+    position_t pos;
+    load_fen(g, &pos, fen);
+    return is_legal(g, &pos, move);
+}
+
 static const player_mask_t RED_TEAM = 0x5, BLUE_4P = 0xA, BLUE_3P = 0x2;
 
 /* ---- perft ---- */
@@ -230,6 +256,264 @@ START_TEST(random_playouts_match_reference)
 }
 END_TEST
 
+
+/* ---- settled points ---- */
+
+/* 1. A player's own threats only: North threatens West's e4, South does not,
+ * so South's quiet moves carry no call; a South move next to e4 does. */
+START_TEST(point01_threats_are_a_players_own)
+{
+    const char *fen = tfen("re2 be4 Re5 Bi9", "r - - - 0");
+    ck_assert(legal_in(&brax_4p, fen, "e2e1"));
+    ck_assert(!legal_in(&brax_4p, fen, "e2e1+"));
+    ck_assert(legal_in(&brax_4p, fen, "e2e3+"));
+}
+END_TEST
+
+/* 2. The call binds the next player (West): a threat to East only allows
+ * none; with West out the next player is North, a partner: none either. */
+START_TEST(point02_call_needs_a_threatened_man_of_the_bound_player)
+{
+    ck_assert(!legal_in(&brax_4p, tfen("re2 ba9 Bf3 Ri9", "r - - - 0"), "e2e3+"));
+    ck_assert(legal_in(&brax_4p, tfen("re2 bf3 Ba9 Ri9", "r - - - 0"), "e2e3+"));
+    ck_assert(legal_in(&brax_4p, tfen("re2 Bf3 Ri9", "r - - - 0"), "e2e3"));
+    ck_assert(!legal_in(&brax_4p, tfen("re2 Bf3 Ri9", "r - - - 0"), "e2e3+"));
+}
+END_TEST
+
+/* 3. "Not on the very next turn" is per team: South called, so North may
+ * not; a turn of North's team without a call (or a pass) clears it. */
+START_TEST(point03_no_call_on_the_teams_next_turn)
+{
+    ck_assert(!legal_in(&brax_4p, tfen("ra1 Re5 Be7 bi1", "R r - - 0"), "e5e6+"));
+    ck_assert(legal_in(&brax_4p, tfen("ra1 Re5 Be7 bi1", "R - - - 0"), "e5e6+"));
+    /* North moves without a call: the red team may call again next turn. */
+    ck_assert_str_eq(after(&brax_4p, tfen("ra1 Re5 Be7 bi1", "R r - - 0"), "e5e4"),
+                     tfen("ra1 Re4 Be7 bi1", "B - - - 1"));
+}
+END_TEST
+
+/* 4. Material limits count whole teams: red 2 (South and North one each)
+ * against blue 1 allows no call; red 3 against blue 1 does. */
+START_TEST(point04_material_limits_count_teams)
+{
+    ck_assert(!legal_in(&brax_4p, tfen("re2 bf3 Ra9", "r - - - 0"), "e2e3+"));
+    ck_assert(legal_in(&brax_4p, tfen("re2 bf3 Ra9 Rb9", "r - - - 0"), "e2e3+"));
+}
+END_TEST
+
+/* 5. Skipping: with West out North follows South; in brax-3p with R1 out
+ * Blue plays two whole turns in a row. */
+START_TEST(point05_players_without_men_are_skipped)
+{
+    ck_assert_str_eq(after(&brax_4p, tfen("re2 Ra9 Bi9", "r - - - 0"), "e2e3"), tfen("re3 Ra9 Bi9", "R - - - 1"));
+    /* R1 out: Blue (turn b2) moves twice, then R1's turn is skipped. */
+    ck_assert_str_eq(after(&brax_3p, tfen("bc9 be9 Rh1", "b2 - - - 0"), "c9c8 e9e8"),
+                     tfen("bc8 be8 Rh1", "b1 - - - 2"));
+    ck_assert_str_eq(after(&brax_3p, tfen("bc9 be9 Rh1", "b2 - - - 0"), "c9c8 e9e8 c8c7 e8e7"),
+                     tfen("bc7 be7 Rh1", "R - - - 4"));
+}
+END_TEST
+
+/* 6. A player with men but no move passes: West on a1 is boxed in by East's
+ * men, and South's call binding West lapses. The pass is a ply of the draw
+ * count and a turn (the blue team's call flag is cleared). A whole team
+ * without a move cannot arise: a team's man with the highest row, then
+ * the highest column, has a neighbour that is empty or an enemy unless it
+ * stands on i9, and i9's neighbours h9 and i8 cannot all be surrounded by
+ * the at most six men of a team; the generator's rule is still the ruling's. */
+START_TEST(point06_pass_and_lapse)
+{
+    const char *fen = tfen("ba1 Ba2 Bb1 ra3 Ri9", "b r r - 0");
+    ck_assert_str_eq(legal(&brax_4p, fen), "pass");
+    ck_assert_str_eq(after(&brax_4p, fen, "pass"), tfen("ba1 Ba2 Bb1 ra3 Ri9", "R r - - 1"));
+    ck_assert(!legal_in(&brax_4p, fen, "pass+"));
+    /* brax-3p: R1 boxed in by R2 passes; Blue then moves. */
+    const char *three = tfen("ra1 Ra2 Rb1 bc9 bd9", "r - - - 0");
+    ck_assert_str_eq(legal(&brax_3p, three), "pass");
+    ck_assert_str_eq(after(&brax_3p, three, "pass"), tfen("ra1 Ra2 Rb1 bc9 bd9", "b1 - - - 1"));
+}
+END_TEST
+
+/* 7. Blue's turn is two plies of two different men; the first man is known
+ * by where it stands, even after capturing. With one man Blue plays one. */
+START_TEST(point07_blue_moves_two_different_men)
+{
+    const char *fen = tfen("be5 bi9 re4 rb1 Rh1", "b1 - - - 0");
+    const char *mid = after(&brax_3p, fen, "e5e4");
+    ck_assert_str_eq(mid, tfen("be4 bi9 rb1 Rh1", "b1 - - e4 0"));
+    ck_assert(!legal_in(&brax_3p, mid, "e4e5"));
+    ck_assert(legal_in(&brax_3p, mid, "i9i8"));
+    ck_assert_str_eq(after(&brax_3p, mid, "i9i8"), tfen("be4 bi8 rb1 Rh1", "R - - - 1"));
+    /* One man: one ply, and the turn passes on. */
+    ck_assert_str_eq(after(&brax_3p, tfen("be5 rb1 Rh1", "b1 - - - 0"), "e5e6"), tfen("be6 rb1 Rh1", "R - - - 1"));
+}
+END_TEST
+
+/* 8. Blue calls at the end of its turn only: never on the first of two
+ * plies, on the second (or only) one when it threatens the next player. */
+START_TEST(point08_blue_calls_on_its_last_ply)
+{
+    const char *fen = tfen("be5 bi9 rf4 ra1 Rh1", "b2 - - - 0"); /* R1 (f4, a1) is next */
+    ck_assert(legal_in(&brax_3p, fen, "e5e4"));
+    ck_assert(!legal_in(&brax_3p, fen, "e5e4+"));
+    const char *second = after(&brax_3p, fen, "i9i8");
+    ck_assert(legal_in(&brax_3p, second, "e5e4+"));
+    ck_assert(legal_in(&brax_3p, tfen("be5 rf4 ra1 Rh1", "b2 - - - 0"), "e5e4+"));
+}
+END_TEST
+
+/* 9. A red call binds Blue's first ply only: the threatened man e5 must
+ * move first; the second ply is free. */
+START_TEST(point09_red_call_binds_the_first_ply)
+{
+    const char *fen = tfen("rd4 ra1 Rh1 be5 bi9", "r - - - 0");
+    const char *bound = after(&brax_3p, fen, "d4e4+");
+    ck_assert_str_eq(bound, tfen("re4 ra1 Rh1 be5 bi9", "b1 r r - 1"));
+    ck_assert(!legal_in(&brax_3p, bound, "i9i8"));
+    ck_assert(legal_in(&brax_3p, bound, "e5f5"));
+    const char *second = after(&brax_3p, bound, "e5f5");
+    ck_assert_str_eq(second, tfen("re4 ra1 Rh1 bf5 bi9", "b1 r - f5 2"));
+    ck_assert(legal_in(&brax_3p, second, "i9i8"));
+}
+END_TEST
+
+/* 10. Blue's second ply is a pass when no other man can move. It cannot
+ * arise: a Blue man other than the first is stuck only when every
+ * neighbour holds a Blue man (a red one could be captured), and from a
+ * corner that needs more than Blue's five men (a1 needs a2 and b1, b1 needs
+ * c1 and b2, c1 needs d1 and c2). The position string refuses six. */
+START_TEST(point10_blue_second_ply_pass_cannot_arise)
+{
+    position_t pos;
+    char err[160];
+    ck_assert(!brax_3p.parse_fen(&pos, tfen("ba1 ba2 bb1 bb2 bc1 bc2 rh1 Ri1", "b1 - - a2 0"), err, sizeof err));
+    /* With five men a second ply always exists. */
+    ck_assert(strcmp(legal(&brax_3p, tfen("ba1 ba2 bb1 bb2 bc1 rh1 Ri1", "b1 - - a2 0")), "pass") != 0);
+}
+END_TEST
+
+/* 11. The game is judged after every ply: Blue's first ply taking the last
+ * red man wins at once; taking R1's last man only does not end the turn. */
+START_TEST(point11_judged_after_every_ply)
+{
+    const char *won = after(&brax_3p, tfen("be5 bi9 re4", "b2 - - - 0"), "e5e4");
+    position_t pos;
+    load_fen(&brax_3p, &pos, won);
+    outcome_t o = brax_3p.outcome(&pos);
+    ck_assert_int_eq(o.kind, OUTCOME_WIN);
+    ck_assert_int_eq(o.players, BLUE_3P);
+    ck_assert_str_eq(after(&brax_3p, tfen("be5 bi9 re4 Rh1", "b1 - - - 0"), "e5e4"),
+                     tfen("be4 bi9 Rh1", "b1 - - e4 0"));
+    /* brax-4p: a win belongs to both partners. */
+    o = outcome_of(&brax_4p, after(&brax_4p, tfen("re2 be3 Ra9", "r - - - 0"), "e2e3"));
+    ck_assert(o.kind == OUTCOME_WIN && o.players == RED_TEAM);
+    o = outcome_of(&brax_4p, after(&brax_4p, tfen("re2 be3 Bi9", "b - - - 0"), "e3e2"));
+    ck_assert(o.kind == OUTCOME_WIN && o.players == BLUE_4P);
+}
+END_TEST
+
+/* 12. A double capture takes men of two different opponents (e6f6f5 runs
+ * on red segments); a partner's man is never captured and blocks. */
+START_TEST(point12_double_captures_and_partners)
+{
+    ck_assert(legal_in(&brax_4p, tfen("re6 bf6 Bf5 Ra9", "r - - - 0"), "e6f6f5"));
+    const char *fen = tfen("re6 Rf6 Bf5 ba9", "r - - - 0");
+    ck_assert(!legal_in(&brax_4p, fen, "e6f6"));
+    ck_assert(!legal_in(&brax_4p, fen, "e6f6f5"));
+    ck_assert(!legal_in(&brax_4p, fen, "e6f5"));
+}
+END_TEST
+
+/* 13. One man in each team: drawn after ten plies without a capture,
+ * whoever makes them. Repetition compares owners, the player to move, Blue's
+ * half-turn and the call state: each makes a different key. */
+START_TEST(point13_team_draws_and_repetition_keys)
+{
+    outcome_t o = outcome_of(&brax_4p, after(&brax_4p, tfen("re2 bi9", "r - - - 9"), "e2e3"));
+    ck_assert_int_eq(o.kind, OUTCOME_DRAW);
+    ck_assert_int_eq(outcome_of(&brax_4p, after(&brax_4p, tfen("re2 bi9 Ra9", "r - - - 9"), "e2e3")).kind, OUTCOME_NONE);
+    static const char *const differ[][2] = {
+        {"re2 Ra9 bi9 Bi1", "Re2 ra9 bi9 Bi1"}, /* owners */
+    };
+    position_t a, b;
+    load_fen(&brax_4p, &a, tfen(differ[0][0], "b - - - 0"));
+    load_fen(&brax_4p, &b, tfen(differ[0][1], "b - - - 0"));
+    ck_assert_uint_ne(brax_4p.hash(&a), brax_4p.hash(&b));
+    load_fen(&brax_3p, &a, tfen("be5 bi9 rb1 Rh1", "b1 - - - 0"));
+    load_fen(&brax_3p, &b, tfen("be5 bi9 rb1 Rh1", "b1 - - e5 0"));
+    ck_assert_uint_ne(brax_3p.hash(&a), brax_3p.hash(&b));
+    load_fen(&brax_3p, &b, tfen("be5 bi9 rb1 Rh1", "b1 r r - 0"));
+    ck_assert_uint_ne(brax_3p.hash(&a), brax_3p.hash(&b));
+    /* A repetition through the record: four back-and-forth turns. */
+    static record_t r;
+    char err[200];
+    char text[400];
+    snprintf(text, sizeof text, "fen %s moves e2e3 i9i8 a9a8 i1i2 e3e2 i8i9 a8a9 i2i1 e2e3 i9i8 a9a8 i1i2 e3e2 "
+                                "i8i9 a8a9 i2i1",
+             tfen("re2 Ra9 bi9 Bi1", "r - - - 0"));
+    ck_assert_msg(record_setup(&r, &brax_4p, text, err, sizeof err), "%s", err);
+    ck_assert_int_eq(record_outcome(&r).kind, OUTCOME_DRAW);
+}
+END_TEST
+
+/* 14. The call binds the men the caller threatens right after the call:
+ * West's c6 (next to South's d6), not c3, which only North threatens. */
+START_TEST(point14_the_call_binds_the_callers_threats)
+{
+    const char *fen = after(&brax_4p, tfen("rd5 bc6 bc3 Rc2 Bi9", "r - - - 0"), "d5d6+");
+    ck_assert_str_eq(fen, tfen("rd6 bc6 bc3 Rc2 Bi9", "b r r - 1"));
+    ck_assert(!legal_in(&brax_4p, fen, "c3d3"));
+    ck_assert(legal_in(&brax_4p, fen, "c6c7"));
+}
+END_TEST
+
+static void round_trip(const game_t *g, const char *fen)
+{
+    position_t pos;
+    load_fen(g, &pos, fen);
+    ck_assert_str_eq(fen_of(g, &pos), fen);
+}
+
+START_TEST(position_strings_round_trip_and_refuse_nonsense)
+{
+    round_trip(&brax_4p, "3RRR3/9/9/b7B/b7B/b7B/9/9/3rrr3 r - - - 0");
+    round_trip(&brax_3p, "2bbbbb2/9/9/9/9/9/9/9/1rrr1RRR1 r - - - 0");
+    for (int i = 0; i < MID_POSITIONS; i++)
+        round_trip(team_games[mid_positions[i].variant], mid_positions[i].fen);
+    static const char *const bad3[] = {
+        "2bbbbb2/9/9/9/9/9/9/9/1rrr1RRR1 b - - - 0",    /* Blue needs b1 or b2 */
+        "2bbbbb2/9/9/9/9/9/9/9/1rrr1RRR1 B - - - 0",    /* no East in brax-3p */
+        "2bbbbb2/9/9/9/9/9/9/9/1rrr1RRR1 b1 - r - 0",   /* a caller whose team did not call */
+        "2bbbbb2/9/9/9/9/9/9/9/1rrr1RRR1 r b b - 0",    /* a call binding R1 from Blue: fine below */
+        "2bbbbb2/9/9/9/9/9/9/9/1rrr1RRR1 r - - c9 0",   /* a first man on R1's turn */
+        "2bbbbb2/9/9/9/9/9/9/9/1rrr1RRR1 b1 r r c9 0",  /* a first man while bound */
+        "2bbbbb2/9/9/9/9/9/9/9/1rrrrRRR1 r - - - 0",    /* four men for R1 */
+        "2bbbbb2/9/9/9/9/9/9/9/1rrr1RRR1 r - - - 256",
+    };
+    position_t pos;
+    char err[160];
+    for (size_t i = 0; i < sizeof bad3 / sizeof bad3[0]; i++)
+        ck_assert_msg(brax_3p.parse_fen(&pos, bad3[i], err, sizeof err) == (i == 3), "%s", bad3[i]);
+    ck_assert(!brax_4p.parse_fen(&pos, "3RRR3/9/9/b7B/b7B/b7B/9/9/3rrr3 b1 - - - 0", err, sizeof err));
+    ck_assert(!brax_4p.parse_fen(&pos, "3RRR3/9/9/9/b7B/b7B/9/9/3rrr3 r - - - 0 junk", err, sizeof err));
+    ck_assert(!brax_4p.parse_fen(&pos, "3RRR3/9/9/9/9/b7B/9/9/9 r - - - 0", err, sizeof err)); /* South has no men */
+}
+END_TEST
+
+/* Perft 4-5 from the start against the reference (depths 1-3 above). */
+START_TEST(perft_deeper_matches_reference)
+{
+    const game_t *g = team_games[_i];
+    position_t pos;
+    ref_team_t ref;
+    g->set_start(&pos);
+    ck_assert(ref_team_from_fen(&ref, fen_of(g, &pos), g->players));
+    for (int d = 4; d <= 5; d++)
+        ck_assert_uint_eq(perft(g, &pos, d), ref_perft(&ref, d));
+}
+END_TEST
+
 Suite *suite_brax_team(void)
 {
     Suite *s = suite_create("brax_team");
@@ -237,7 +521,25 @@ Suite *suite_brax_team(void)
     tcase_set_timeout(pf, 120);
     tcase_add_loop_test(pf, perft_from_the_start, 0, 2);
     tcase_add_test(pf, perft_mid_game_matches_reference);
+    tcase_add_loop_test(pf, perft_deeper_matches_reference, 0, 2);
     suite_add_tcase(s, pf);
+    TCase *rules = tcase_create("settled_points");
+    tcase_add_test(rules, point01_threats_are_a_players_own);
+    tcase_add_test(rules, point02_call_needs_a_threatened_man_of_the_bound_player);
+    tcase_add_test(rules, point03_no_call_on_the_teams_next_turn);
+    tcase_add_test(rules, point04_material_limits_count_teams);
+    tcase_add_test(rules, point05_players_without_men_are_skipped);
+    tcase_add_test(rules, point06_pass_and_lapse);
+    tcase_add_test(rules, point07_blue_moves_two_different_men);
+    tcase_add_test(rules, point08_blue_calls_on_its_last_ply);
+    tcase_add_test(rules, point09_red_call_binds_the_first_ply);
+    tcase_add_test(rules, point10_blue_second_ply_pass_cannot_arise);
+    tcase_add_test(rules, point11_judged_after_every_ply);
+    tcase_add_test(rules, point12_double_captures_and_partners);
+    tcase_add_test(rules, point13_team_draws_and_repetition_keys);
+    tcase_add_test(rules, point14_the_call_binds_the_callers_threats);
+    tcase_add_test(rules, position_strings_round_trip_and_refuse_nonsense);
+    suite_add_tcase(s, rules);
     TCase *ref = tcase_create("reference");
     tcase_set_timeout(ref, 600);
     tcase_add_loop_test(ref, random_playouts_match_reference, 0, 2);
