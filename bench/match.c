@@ -16,8 +16,23 @@
 #define OPENING_TEXT 8192
 #define GAME_TEXT (RECORD_MAX_PLIES * 8 + OPENING_TEXT)
 
+/* Engine 0 plays team 0 in even games and team 1 in odd ones: each opening
+ * is played twice with the teams swapped. In the team games every seat of
+ * a team gets its own process of that team's engine. */
+static int team_engine(int index, int team) { return (index + team) % 2; }
+
+/* Which of its team's processes a seat uses: its rank among the seats of
+ * its team (0 in two-player games). */
+static int seat_slot(const game_t *g, int seat)
+{
+    int k = 0;
+    for (int s = 0; s < seat; s++)
+        k += g->team_of[s] == g->team_of[seat];
+    return k;
+}
+
 typedef struct game_result {
-    int winner_seat; /* -1: draw */
+    int winner_team; /* -1: draw */
     char reason[96];
     int loser_engine; /* for forfeits: the engine that lost, else -1 */
     int forfeit;      /* 0 none, 1 time, 2 illegal, 3 crash */
@@ -40,7 +55,7 @@ typedef struct shared {
 
 typedef struct worker {
     shared_t *sh;
-    eproc_t eng[2];
+    eproc_t eng[2][MAX_PLAYERS]; /* [engine][slot] */
     record_t rec;
     int opening_plies; /* -1 until the opening is set up */
     char line[EPROC_LINE_MAX];
@@ -131,19 +146,20 @@ static bool load_openings(shared_t *sh)
 
 /* ---- engines ---- */
 
-static bool engine_ready(worker_t *w, int e)
+static bool engine_ready(worker_t *w, int e, int slot)
 {
-    eproc_t *p = &w->eng[e];
+    eproc_t *p = &w->eng[e][slot];
     return eproc_send(p, "isready") &&
            eproc_wait_for(p, "readyok", w->line, sizeof w->line, timeman_now_ms() + HANDSHAKE_MS) == EPROC_LINE;
 }
 
-/* Starts engine e if it is not running: handshake, variant, options. */
-static bool engine_up(worker_t *w, int e)
+/* Starts process `slot` of engine e if it is not running: handshake,
+ * variant, options. */
+static bool engine_up(worker_t *w, int e, int slot)
 {
     const match_cfg_t *cfg = w->sh->cfg;
     const engine_cfg_t *ec = &cfg->engines[e];
-    eproc_t *p = &w->eng[e];
+    eproc_t *p = &w->eng[e][slot];
     if (p->pid)
         return true;
     if (!eproc_start(p, ec->cmd, cfg->log_path))
@@ -157,7 +173,7 @@ static bool engine_up(worker_t *w, int e)
         snprintf(buf, sizeof buf, "setoption name %s value %s", ec->option_name[i], ec->option_value[i]);
         ok = eproc_send(p, buf);
     }
-    ok = ok && engine_ready(w, e);
+    ok = ok && engine_ready(w, e, slot);
     if (!ok)
         eproc_kill(p);
     return ok;
@@ -165,9 +181,9 @@ static bool engine_up(worker_t *w, int e)
 
 /* ---- one game ---- */
 
-static void forfeit(game_result_t *r, int seat_of_loser, int engine, int kind, const char *why)
+static void forfeit(game_result_t *r, const game_t *g, int seat_of_loser, int engine, int kind, const char *why)
 {
-    r->winner_seat = 1 - seat_of_loser;
+    r->winner_team = 1 - g->team_of[seat_of_loser];
     r->loser_engine = engine;
     r->forfeit = kind;
     snprintf(r->reason, sizeof r->reason, "%s", why);
@@ -183,7 +199,7 @@ static void go_command(const match_cfg_t *cfg, const int *seat_engine, const lon
     case LIMIT_MOVETIME: snprintf(buf, len, "go movetime %lld", l->value); break;
     case LIMIT_CLOCK: {
         size_t n = (size_t)snprintf(buf, len, "go");
-        for (int s = 0; s < cfg->game->players && s < 2; s++) {
+        for (int s = 0; s < cfg->game->players; s++) {
             const limit_t *ls = &cfg->engines[seat_engine[s]].limit;
             n += (size_t)snprintf(buf + n, len - n, " p%dtime %lld p%dinc %lld", s + 1, clock[s] > 0 ? clock[s] : 0,
                                   s + 1, ls->inc_ms);
@@ -221,7 +237,7 @@ static bool ask_move(worker_t *w, const int *seat_engine, long long *clock, int 
 {
     const match_cfg_t *cfg = w->sh->cfg;
     int e = seat_engine[seat];
-    eproc_t *p = &w->eng[e];
+    eproc_t *p = &w->eng[e][seat_slot(cfg->game, seat)];
     const limit_t *l = &cfg->engines[e].limit;
     char cmd[512];
     position_text(w, opening, opening_plies);
@@ -241,16 +257,16 @@ static bool ask_move(worker_t *w, const int *seat_engine, long long *clock, int 
     long long used = timeman_now_ms() - start;
     if (got == EPROC_EOF) {
         eproc_kill(p);
-        forfeit(r, seat, e, 3, "crash (engine died)");
+        forfeit(r, cfg->game, seat, e, 3, "crash (engine died)");
         return false;
     }
     if (got == EPROC_TIMEOUT) {
         eproc_kill(p);
-        forfeit(r, seat, e, 1, "time forfeit (no answer, engine killed)");
+        forfeit(r, cfg->game, seat, e, 1, "time forfeit (no answer, engine killed)");
         return false;
     }
     if (allowed >= 0 && used > allowed) {
-        forfeit(r, seat, e, 1, "time forfeit");
+        forfeit(r, cfg->game, seat, e, 1, "time forfeit");
         return false;
     }
     if (l->kind == LIMIT_CLOCK)
@@ -261,7 +277,7 @@ static bool ask_move(worker_t *w, const int *seat_engine, long long *clock, int 
     if (*move == MOVE_NONE) {
         char why[96];
         snprintf(why, sizeof why, "illegal move '%.60s'", text);
-        forfeit(r, seat, e, 2, why);
+        forfeit(r, cfg->game, seat, e, 2, why);
         return false;
     }
     return true;
@@ -286,17 +302,18 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
     shared_t *sh = w->sh;
     const match_cfg_t *cfg = sh->cfg;
     const game_t *g = cfg->game;
-    /* Each opening twice, engines swapping seats. */
-    int seat_engine[2] = {index % 2, 1 - index % 2};
+    int seat_engine[MAX_PLAYERS];
+    for (int s = 0; s < g->players; s++)
+        seat_engine[s] = team_engine(index, g->team_of[s]);
     const char *opening = sh->openings[(index / 2) % sh->n_openings];
     *r = (game_result_t){-1, "", -1, 0};
-    for (int s = 0; s < 2; s++) {
-        int e = seat_engine[s];
-        bool up = engine_up(w, e);
-        up = up && eproc_send(&w->eng[e], "uginewgame") && engine_ready(w, e);
+    for (int s = 0; s < g->players; s++) {
+        int e = seat_engine[s], slot = seat_slot(g, s);
+        bool up = engine_up(w, e, slot);
+        up = up && eproc_send(&w->eng[e][slot], "uginewgame") && engine_ready(w, e, slot);
         if (!up) {
-            eproc_kill(&w->eng[e]);
-            forfeit(r, s, e, 3, "crash (engine failed to start)");
+            eproc_kill(&w->eng[e][slot]);
+            forfeit(r, g, s, e, 3, "crash (engine failed to start)");
             return;
         }
     }
@@ -306,13 +323,13 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
         return;
     }
     int opening_plies = w->opening_plies = w->rec.plies;
-    long long clock[2];
-    for (int s = 0; s < 2; s++)
+    long long clock[MAX_PLAYERS];
+    for (int s = 0; s < g->players; s++)
         clock[s] = cfg->engines[seat_engine[s]].limit.value;
     for (;;) {
         outcome_t o = record_outcome(&w->rec);
         if (o.kind != OUTCOME_NONE) {
-            r->winner_seat = o.kind == OUTCOME_WIN ? g->team_of[player_first(o.players)] : -1;
+            r->winner_team = o.kind == OUTCOME_WIN ? g->team_of[player_first(o.players)] : -1;
             snprintf(r->reason, sizeof r->reason, "%s", o.reason);
             return;
         }
@@ -333,36 +350,69 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
 
 /* ---- bookkeeping ---- */
 
-static void print_progress(shared_t *sh, const int *seat_engine, const game_result_t *r)
+static const char *result_text(const game_result_t *r)
+{
+    return r->winner_team == 0 ? "1-0" : r->winner_team == 1 ? "0-1" : "1/2-1/2";
+}
+
+static void print_progress(shared_t *sh, int index, const game_result_t *r)
 {
     const match_cfg_t *cfg = sh->cfg;
     elo_estimate_t e = stats_elo(sh->sum.wdl);
-    const char *res = r->winner_seat == 0 ? "1-0" : r->winner_seat == 1 ? "0-1" : "1/2-1/2";
     fprintf(sh->out, "game %d/%d %s vs %s: %s (%s) | %s: W %d D %d L %d, score %.3f, Elo %+.1f [%+.1f, %+.1f]\n",
-            sh->sum.games_played, sh->total_games, cfg->engines[seat_engine[0]].name,
-            cfg->engines[seat_engine[1]].name, res, r->reason, cfg->engines[0].name, sh->sum.wdl.wins,
-            sh->sum.wdl.draws, sh->sum.wdl.losses, e.score, e.elo, e.elo_low, e.elo_high);
+            sh->sum.games_played, sh->total_games, cfg->engines[team_engine(index, 0)].name,
+            cfg->engines[team_engine(index, 1)].name, result_text(r), r->reason, cfg->engines[0].name,
+            sh->sum.wdl.wins, sh->sum.wdl.draws, sh->sum.wdl.losses, e.score, e.elo, e.elo_low, e.elo_high);
     fflush(sh->out);
 }
 
-static void write_game(shared_t *sh, worker_t *w, int index, const int *seat_engine, const game_result_t *r)
+/* The games file names the engine of each team: player 1's team first. */
+static void write_game(shared_t *sh, worker_t *w, int index, const game_result_t *r)
 {
     if (!sh->games_file)
         return;
     const char *opening = sh->openings[(index / 2) % sh->n_openings];
-    const char *res = r->winner_seat == 0 ? "1-0" : r->winner_seat == 1 ? "0-1" : "1/2-1/2";
     fprintf(sh->games_file, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", index + 1, sh->cfg->game->name,
-            sh->cfg->engines[seat_engine[0]].name, sh->cfg->engines[seat_engine[1]].name, res, r->reason, opening,
-            w->text);
+            sh->cfg->engines[team_engine(index, 0)].name, sh->cfg->engines[team_engine(index, 1)].name,
+            result_text(r), r->reason, opening, w->text);
     fflush(sh->games_file);
+}
+
+/* Counts how the game ended, and the passes and skipped turns on the way
+ * (team games: a player without men is skipped); rec is NULL for a game
+ * that never started. */
+static void tally_ending(match_summary_t *sum, const record_t *rec, int from_ply, const game_result_t *r)
+{
+    int k = 0;
+    while (k < sum->n_endings && strcmp(sum->ending[k], r->reason) != 0)
+        k++;
+    if (k == sum->n_endings && k < MATCH_MAX_ENDINGS)
+        snprintf(sum->ending[sum->n_endings++], sizeof sum->ending[0], "%s", r->reason);
+    if (k < MATCH_MAX_ENDINGS)
+        sum->ending_count[k]++;
+    if (!rec)
+        return;
+    const game_t *g = rec->game;
+    position_t pos = rec->start;
+    bool skipped = false;
+    for (int i = 0; i < rec->plies; i++) {
+        undo_t u;
+        if (i >= from_ply) {
+            char text[GAME_MOVE_TEXT_MAX];
+            g->move_text(&pos, rec->moves[i], text, sizeof text);
+            sum->passes += strncmp(text, "pass", 4) == 0;
+        }
+        g->make(&pos, rec->moves[i], &u);
+        skipped |= i >= from_ply && game_players_in(g, &pos) != game_players_in(g, &rec->start);
+    }
+    sum->games_with_players_out += skipped;
 }
 
 /* Records game `index` and, when its pair is complete, the pair's score
  * and the SPRT. Called with the lock held. */
 static void book(shared_t *sh, worker_t *w, int index, const game_result_t *r)
 {
-    int seat_engine[2] = {index % 2, 1 - index % 2};
-    int winner_engine = r->winner_seat < 0 ? -1 : seat_engine[r->winner_seat];
+    int winner_engine = r->winner_team < 0 ? -1 : team_engine(index, r->winner_team);
     signed char s = winner_engine < 0 ? 0 : winner_engine == 0 ? 1 : -1;
     sh->score[index] = s;
     match_summary_t *sum = &sh->sum;
@@ -376,9 +426,10 @@ static void book(shared_t *sh, worker_t *w, int index, const game_result_t *r)
                                          : sum->crash_losses;
         counter[r->loser_engine]++;
     }
-    write_game(sh, w, index, seat_engine, r);
+    tally_ending(sum, w->opening_plies >= 0 ? &w->rec : NULL, w->opening_plies, r);
+    write_game(sh, w, index, r);
     if (!sh->cfg->quiet)
-        print_progress(sh, seat_engine, r);
+        print_progress(sh, index, r);
     int mate = index ^ 1;
     if (sh->score[mate] != 2) {
         sum->penta.n[s + sh->score[mate] + 2]++;
@@ -411,7 +462,8 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&sh->lock);
     }
     for (int e = 0; e < 2; e++)
-        eproc_stop(&w->eng[e], 1000);
+        for (int k = 0; k < MAX_PLAYERS; k++)
+            eproc_stop(&w->eng[e][k], 1000);
     return NULL;
 }
 
@@ -477,4 +529,10 @@ void match_print_summary(const match_cfg_t *cfg, const match_summary_t *sum, FIL
     for (int i = 0; i < 2; i++)
         fprintf(out, "Forfeits by %s: time %d, illegal move %d, crash %d\n", cfg->engines[i].name,
                 sum->time_losses[i], sum->illegal_losses[i], sum->crash_losses[i]);
+    fprintf(out, "Endings:");
+    for (int k = 0; k < sum->n_endings; k++)
+        fprintf(out, "%s %s %d", k ? "," : "", sum->ending[k], sum->ending_count[k]);
+    fprintf(out, "\n");
+    if (cfg->game->players > 2)
+        fprintf(out, "Passes: %d; games in which a player was out: %d\n", sum->passes, sum->games_with_players_out);
 }

@@ -2,10 +2,10 @@
  * match.h: engine-against-engine matches, refereed with the engine library's
  * own rules.
  *
- * Seats are a list (the players of the variant, in turn order), not two
- * hard-coded sides: a game seats engines by index, and the Jinxx extension
- * (2-4 seats, a die rolled by the runner) adds seats and a roll step without
- * reshaping the rest.
+ * Two engines play, one per team: in the team games of Brax every seat of a
+ * team runs its own process of that team's engine, so one engine's
+ * partners never share a search. Each opening is played twice with the
+ * teams swapped.
  */
 #ifndef DENHAM_MATCH_H
 #define DENHAM_MATCH_H
@@ -54,6 +54,8 @@ typedef struct match_cfg {
     bool quiet;                /* no progress lines */
 } match_cfg_t;
 
+#define MATCH_MAX_ENDINGS 16
+
 typedef struct match_summary {
     wdl_t wdl; /* engines[0]'s view */
     penta_t penta;
@@ -61,6 +63,12 @@ typedef struct match_summary {
     double llr;
     int sprt_decision; /* 0 none, +1 H1 accepted, -1 H0 accepted */
     int time_losses[2], illegal_losses[2], crash_losses[2];
+    /* How games ended: each distinct reason and its count. */
+    int n_endings;
+    char ending[MATCH_MAX_ENDINGS][96];
+    int ending_count[MATCH_MAX_ENDINGS];
+    int passes;                 /* pass moves played (team games) */
+    int games_with_players_out; /* games in which a player lost all its men */
 } match_summary_t;
 
 /* Plays the match, printing progress to out; false on a setup error

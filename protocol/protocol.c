@@ -400,14 +400,14 @@ static void cmd_eval(engine_t *e)
     }
     eval_trace_t t = {0};
     score_t s = g->evaluate(&e->rec->pos, &t);
-    say(e, "%-16s %10s %10s %10s", "term", g->player_names[0], g->player_names[1], "total");
+    say(e, "%-16s %10s %10s %10s", "term", game_team_name(g, 0), game_team_name(g, 1), "total");
     int sum = 0;
     for (int i = 0; i < t.count; i++) {
         int total = t.term[i].value[0] - t.term[i].value[1];
         sum += total;
         say(e, "%-16s %10d %10d %10d", t.term[i].name, t.term[i].value[0], t.term[i].value[1], total);
     }
-    say(e, "Total (%s' view): %d", g->player_names[0], sum);
+    say(e, "Total (for %s): %d", game_team_name(g, 0), sum);
     say(e, "Evaluation (side to move, %s): %d", g->player_names[g->to_move(&e->rec->pos)], (int)s);
 }
 

@@ -9,6 +9,7 @@
 #include "../bench/stats.h"
 #include "../engine/core/record.h"
 #include "../engine/games/brandubh.h"
+#include "../engine/games/brax.h"
 #include "helpers.h"
 
 /* 60-20-20 of 100: s = 0.7, Elo = -400 log10(1/0.7 - 1) = 147.19.
@@ -66,7 +67,7 @@ typedef struct game_line {
 /* Reads the games file: tab-separated index, variant, p1, p2, result,
  * reason, opening, position command. Games finish in any order when several
  * run at once, so each line goes to its index; every index must appear. */
-static int read_games(const char *path, game_line_t *g, int max)
+static int read_games(const char *path, const char *variant, game_line_t *g, int max)
 {
     FILE *f = fopen(path, "r");
     ck_assert_ptr_nonnull(f);
@@ -83,7 +84,7 @@ static int read_games(const char *path, game_line_t *g, int max)
         int i = atoi(field[0]) - 1;
         ck_assert(i >= 0 && i < max && !seen[i]);
         seen[i] = true;
-        ck_assert_str_eq(field[1], "brandubh");
+        ck_assert_str_eq(field[1], variant);
         snprintf(g[i].p1, sizeof g[i].p1, "%s", field[2]);
         snprintf(g[i].p2, sizeof g[i].p2, "%s", field[3]);
         snprintf(g[i].result, sizeof g[i].result, "%s", field[4]);
@@ -119,7 +120,7 @@ START_TEST(real_match_bookkeeping)
     ck_assert(strstr(out, "Forfeits by deep: time 0, illegal move 0, crash 0"));
 
     static game_line_t g[6];
-    ck_assert_int_eq(read_games("build/test_match_games.txt", g, 6), 6);
+    ck_assert_int_eq(read_games("build/test_match_games.txt", "brandubh", g, 6), 6);
     int wins_deep = 0, losses_deep = 0;
     for (int i = 0; i < 6; i++) {
         /* Seats alternate, and the game replays to the recorded result. */
@@ -153,7 +154,7 @@ START_TEST(openings_from_a_file)
     shell("./denham-match --variant brandubh --engine name=a cmd=./denham --engine name=b cmd=./denham --each depth=1 "
           "--games 4 --openings file:build/test_openings.txt --games-file build/test_match_open.txt --quiet 2>&1");
     static game_line_t games[4];
-    ck_assert_int_eq(read_games("build/test_match_open.txt", games, 4), 4);
+    ck_assert_int_eq(read_games("build/test_match_open.txt", "brandubh", games, 4), 4);
     for (int i = 0; i < 4; i++) {
         const char *want = i < 2 ? "startpos moves d2c2 e4e3" : "fen 3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a moves b4b2";
         ck_assert_msg(strncmp(games[i].position, want, strlen(want)) == 0, "game %d: %s", i + 1, games[i].position);
@@ -193,7 +194,7 @@ static void misbehaving(const char *script, const char *reason)
     const char *out = shell(cmd);
     ck_assert_msg(strstr(out, "W-D-L (bad): 0-0-2"), "%s", out);
     static game_line_t g[2];
-    ck_assert_int_eq(read_games("build/test_match_bad.txt", g, 2), 2);
+    ck_assert_int_eq(read_games("build/test_match_bad.txt", "brandubh", g, 2), 2);
     for (int i = 0; i < 2; i++)
         ck_assert_msg(strstr(g[i].reason, reason), "reason '%s', wanted '%s'", g[i].reason, reason);
 }
@@ -216,6 +217,41 @@ START_TEST(hang_loses_on_time)
 }
 END_TEST
 
+/* Team games: each seat is its own engine process (two per engine in
+ * brax-4p), every seat's clock goes out with go, and the games file
+ * replays to the recorded results with the teams' engines named. */
+START_TEST(team_games_seat_a_process_per_player)
+{
+    shell("rm -rf build/seat_logs");
+    const char *out = shell("SEAT_LOG_DIR=build/seat_logs ./denham-match --variant brax-4p --engine name=a "
+                            "cmd=tests/engines/logged.sh --engine name=b cmd=tests/engines/logged.sh --each tc=5+0.05 "
+                            "--max-plies 8 --games 2 --quiet 2>&1");
+    ck_assert_msg(strstr(out, "W-D-L (a): 0-2-0"), "%s", out);
+    ck_assert_str_eq(shell("ls build/seat_logs | wc -l"), "4\n");
+    ck_assert_str_eq(shell("grep -l '^go p1time [0-9]* p1inc 50 p2time [0-9]* p2inc 50 p3time [0-9]* p3inc 50 p4time [0-9]* p4inc 50' build/seat_logs/* | wc -l"),
+                     "4\n");
+    ck_assert_str_eq(shell("grep -L '^uginewgame' build/seat_logs/* | wc -l"), "0\n");
+
+    out = shell("./denham-match --variant brax-3p --engine name=deep cmd=./denham depth=3 --engine name=shallow "
+                "cmd=./denham depth=1 --games 4 --concurrency 2 --games-file build/test_match_team.txt --quiet 2>&1");
+    ck_assert_msg(strstr(out, "Endings: "), "%s", out);
+    ck_assert_msg(strstr(out, "Passes: "), "%s", out);
+    static game_line_t g[4];
+    ck_assert_int_eq(read_games("build/test_match_team.txt", "brax-3p", g, 4), 4);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_str_eq(g[i].p1, i % 2 ? "shallow" : "deep"); /* the red team's engine */
+        static record_t r;
+        char err[300];
+        ck_assert_msg(record_setup(&r, &brax_3p, g[i].position, err, sizeof err), "%s", err);
+        outcome_t o = record_outcome(&r);
+        if (o.kind == OUTCOME_WIN)
+            ck_assert_str_eq(g[i].result, (o.players & 1) ? "1-0" : "0-1");
+        else
+            ck_assert_str_eq(g[i].result, "1/2-1/2");
+    }
+}
+END_TEST
+
 Suite *suite_match(void)
 {
     Suite *s = suite_create("match");
@@ -231,6 +267,7 @@ Suite *suite_match(void)
     tcase_add_test(runs, illegal_move_loses);
     tcase_add_test(runs, crash_loses);
     tcase_add_test(runs, hang_loses_on_time);
+    tcase_add_test(runs, team_games_seat_a_process_per_player);
     suite_add_tcase(s, runs);
     return s;
 }

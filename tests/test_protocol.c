@@ -249,6 +249,40 @@ END_TEST
 
 /* Bolix: placements, a capture with its removal, ko, and the position
  * string's hands. */
+/* The team games: who moves, who is in, results named by the team's first
+ * seat, pass in a move list, per-team eval, the board's player letters,
+ * and a clocked search that reads North's clock (p3time). */
+START_TEST(brax_team_transcript)
+{
+    const char *out = run("setoption name UCI_Variant value brax-4p\n"
+                          "position startpos moves e1e2\nquery turn\nquery players\nquery p1turn\nquery chance\n"
+                          "position fen 4R4/9/9/9/8B/9/9/B8/bB1rr4 b - - - 0\nmoves\n"
+                          "position fen 4R4/9/9/9/8B/9/9/B8/bB1rr4 b - - - 0 moves pass\nquery turn\n"
+                          "position fen 9/9/9/9/9/9/9/9/rb7 r - - - 0\nquery players\n"
+                          "position fen 9/9/9/9/9/9/9/9/rb7 r - - - 0 moves a1b1\nquery gameover\nquery result\n"
+                          "position startpos\neval\nd\n"
+                          "position startpos moves e1e2 a5b5\ngo p1time 1000 p2time 1000 p3time 0 p4time 1000 p3inc 200\n");
+    ck_assert_str_eq(line_after(out, "response "), "p2");
+    ck_assert(strstr(out, "response 4 p1 p2 p3 p4\nresponse false\nresponse false\n"));
+    ck_assert(strstr(out, "moves pass\n"));
+    ck_assert(strstr(out, "response p3\n"));
+    ck_assert(strstr(out, "response 4 p1 p2\n"));
+    ck_assert(strstr(out, "response true\nresponse p1win\n"));
+    ck_assert(strstr(out, "term               red team  blue team      total\n"));
+    ck_assert(strstr(out, " 1  + b + b + r S r S b S b + r + r +\n")); /* South drawn as S */
+    ck_assert(strstr(out, "Fen: 3RRR3/9/9/b7B/b7B/b7B/9/9/3rrr3 r - - - 0\n"));
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    ck_assert(!strstr(out, "error"));
+
+    out = run("setoption name UCI_Variant value brax-3p\n"
+              "position startpos moves b1b2 c9c8 d9d8\nquery turn\nd\n"
+              "position fen 9/9/9/9/9/9/9/9/bR7 b2 - - - 0 moves a1b1\nquery result\n");
+    ck_assert(strstr(out, "response p3\n"));
+    ck_assert(strstr(out, "Fen: 4bbb2/2bb5/9/9/9/9/9/1r7/2rr1RRR1 R - - - 3\n"));
+    ck_assert(strstr(out, "response p2win\n"));
+}
+END_TEST
+
 START_TEST(bolix_transcript)
 {
     const char *out = run("setoption name UCI_Variant value bolix\nposition startpos moves e5 e6 a1 e7 e8\nd\n");
@@ -333,6 +367,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, queries);
     tcase_add_test(tc, brax_transcript);
     tcase_add_test(tc, bolix_transcript);
+    tcase_add_test(tc, brax_team_transcript);
     tcase_add_test(tc, variant_option_selects_the_game);
     tcase_add_test(tc, eval_and_bench);
     tcase_add_test(tc, binary_transcript_and_subcommands);

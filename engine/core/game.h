@@ -133,6 +133,9 @@ typedef struct game {
     int players;
     int team_of[MAX_PLAYERS];
     const char *player_names[MAX_PLAYERS];
+    /* Names of teams 0 and 1 where a team has several players (NULL
+     * otherwise: a team is then its player). */
+    const char *team_names[2];
     bool repetition_draw; /* third occurrence of a position draws */
     int move_keys;        /* move_key() returns 0..move_keys-1 */
 
@@ -184,6 +187,11 @@ typedef struct game {
     /* Chance games only (NULL otherwise); see the contract above. */
     int (*chance_outcomes)(const position_t *pos, move_t *moves, int *weights);
 } game_t;
+
+static inline const char *game_team_name(const game_t *g, int t)
+{
+    return g->team_names[t] ? g->team_names[t] : g->player_names[t];
+}
 
 static inline int game_team_to_move(const game_t *g, const position_t *pos)
 {

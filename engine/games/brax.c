@@ -1054,13 +1054,14 @@ static const char *const bench_fens_hunt[] = {
     NULL,
 };
 
-#define BRAX_GAME(var, vname, desc, tag, fens, seats, ...)                                               \
+#define BRAX_GAME(var, vname, desc, tag, fens, seats, team0, team1, ...)                                     \
     const game_t var = {                                                                                         \
         .name = vname,                                                                                           \
         .description = desc,                                                                                     \
         .players = seats,                                                                                        \
         .team_of = {0, 1, 0, 1},                                                                                 \
-        .player_names = {__VA_ARGS__},                                                                            \
+        .player_names = {__VA_ARGS__},                                                                           \
+        .team_names = {team0, team1},                                                                            \
         .repetition_draw = true,                                                                                 \
         .move_keys = N_PTS * N_PTS,                                                                              \
         .bench_fens = fens,                                                                                      \
@@ -1086,11 +1087,11 @@ static const char *const bench_fens_hunt[] = {
         .chance_outcomes = NULL,                                                                                 \
     }
 
-BRAX_GAME(brax_denham, "brax", "Brax (Denham, 1889)", brax, bench_fens, 2, "red", "blue");
-BRAX_GAME(brax_zillions, "brax-zillions", "Brax, Zillions of Games rules", zillions, bench_fens, 2, "red", "blue");
-BRAX_GAME(brax_easy, "brax-easy", "Brax Easy (no calls, no double captures)", easy, bench_fens, 2, "red", "blue");
-BRAX_GAME(brax_hunt, "brax-hunt", "Brax hunt: one red man against seven", hunt, bench_fens_hunt, 2, "red", "blue");
-BRAX_GAME(brax_3p, "brax-3p", "Brax for three: R1 and R2 against Blue's two-move turns", 3p, bench_fens_3p, 3, "R1",
-          "Blue", "R2");
+BRAX_GAME(brax_denham, "brax", "Brax (Denham, 1889)", brax, bench_fens, 2, NULL, NULL, "red", "blue");
+BRAX_GAME(brax_zillions, "brax-zillions", "Brax, Zillions of Games rules", zillions, bench_fens, 2, NULL, NULL, "red", "blue");
+BRAX_GAME(brax_easy, "brax-easy", "Brax Easy (no calls, no double captures)", easy, bench_fens, 2, NULL, NULL, "red", "blue");
+BRAX_GAME(brax_hunt, "brax-hunt", "Brax hunt: one red man against seven", hunt, bench_fens_hunt, 2, NULL, NULL, "red", "blue");
+BRAX_GAME(brax_3p, "brax-3p", "Brax for three: R1 and R2 against Blue's two-move turns", 3p, bench_fens_3p, 3, "red team",
+          "blue", "R1", "Blue", "R2");
 BRAX_GAME(brax_4p, "brax-4p", "Brax for four: South and North against West and East", 4p, bench_fens_4p, 4,
-          "South", "West", "North", "East");
+          "red team", "blue team", "South", "West", "North", "East");
