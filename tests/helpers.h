@@ -38,5 +38,6 @@ Suite *suite_match(void);
 Suite *suite_brax(void);
 Suite *suite_bolix(void);
 Suite *suite_brax_team(void);
+Suite *suite_jinxx(void);
 
 #endif

@@ -78,7 +78,8 @@ START_TEST(uci_handshake)
     ck_assert(strstr(out, "id author "));
     ck_assert(strstr(out, "option name Hash type spin default 16"));
     ck_assert(strstr(out, "option name UCI_Variant type combo default brax var brax var brax-zillions var brax-easy "
-                          "var brax-hunt var brax-3p var brax-4p var brandubh var brandubh-v2 var bolix\n"));
+                          "var brax-hunt var brax-3p var brax-4p var brandubh var brandubh-v2 var bolix var jinxx var jinxx-3p "
+                          "var jinxx-4p\n"));
     ck_assert(strstr(out, "\nuciok\n"));
     out = run("ugi\nisready\n");
     ck_assert(strstr(out, "\nugiok\nreadyok\n"));

@@ -27,6 +27,23 @@ void eval_trace_add(eval_trace_t *t, const char *name, int team0, int team1)
     t->count++;
 }
 
+void eval_trace_set(eval_trace_t *t, const char *name, int team, int value)
+{
+    if (!t)
+        return;
+    int i = 0;
+    while (i < t->count && strcmp(t->term[i].name, name) != 0)
+        i++;
+    if (i == t->count) {
+        if (i >= EVAL_TERMS_MAX)
+            return;
+        t->count++;
+        t->term[i].name = name;
+        memset(t->term[i].value, 0, sizeof t->term[i].value);
+    }
+    t->term[i].value[team] = value;
+}
+
 void fen_append_row(char *out, size_t *n, const char *cells, int width)
 {
     int empty = 0;

@@ -117,13 +117,14 @@ typedef struct outcome {
 
 #define EVAL_TERMS_MAX 16
 
-/* Each term's value is given for team 0 and team 1; the total is their
+/* Each term's value per team (teams 0 and 1 in two-sided games, one per
+ * player in free-for-all games). In two-sided games the total is the
  * difference, from team 0's point of view. */
 typedef struct eval_trace {
     int count;
     struct {
         const char *name;
-        int value[2];
+        int value[MAX_PLAYERS];
     } term[EVAL_TERMS_MAX];
 } eval_trace_t;
 
@@ -228,6 +229,18 @@ static inline bool outcome_team_won(const game_t *g, outcome_t o, int t)
 /* Records one evaluation term (values for team 0 and team 1); no-op
  * without a trace or when it is full. */
 void eval_trace_add(eval_trace_t *t, const char *name, int team0, int team1);
+/* Sets team's value of the term called name, adding the term if new. */
+void eval_trace_set(eval_trace_t *t, const char *name, int team, int value);
+
+/* The number of teams of g (columns of an eval trace). */
+static inline int game_teams(const game_t *g)
+{
+    int n = 0;
+    for (int p = 0; p < g->players; p++)
+        if (g->team_of[p] + 1 > n)
+            n = g->team_of[p] + 1;
+    return n;
+}
 
 /* Appends one FEN row to out at *n: cells[i] is a piece letter or 0 for
  * empty, runs of empties become digits (width <= 9). */

@@ -4,10 +4,35 @@
 #include <assert.h>
 #include <string.h>
 
+/* A roll of the die is no ply (shared/rules/README.md): where the die is
+ * still to be rolled, perft N is the sum of perft N over the faces. */
+static uint64_t perft_rolls(const game_t *g, position_t *pos, int depth, int n, const move_t *rolls)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        undo_t undo;
+        g->make(pos, rolls[i], &undo);
+        total += perft(g, pos, depth);
+        g->unmake(pos, rolls[i], &undo);
+    }
+    return total;
+}
+
+/* The rolls at pos when it is a chance node, else 0. */
+static int chance_rolls(const game_t *g, const position_t *pos, move_t *rolls)
+{
+    int weights[MAX_MOVES];
+    return g->chance_outcomes ? g->chance_outcomes(pos, rolls, weights) : 0;
+}
+
 uint64_t perft(const game_t *g, position_t *pos, int depth)
 {
     if (depth <= 0)
         return 1;
+    move_t rolls[MAX_MOVES];
+    int r = chance_rolls(g, pos, rolls);
+    if (r > 0)
+        return perft_rolls(g, pos, depth, r, rolls);
     if (depth == 1)
         return (uint64_t)g->count_moves(pos);
     move_t moves[MAX_MOVES];
@@ -30,7 +55,19 @@ perft_stats_t perft_stats(const game_t *g, position_t *pos, int depth)
         return s;
     }
     move_t moves[MAX_MOVES];
-    int n = g->gen_moves(pos, moves);
+    int n = chance_rolls(g, pos, moves);
+    if (n > 0) {
+        for (int i = 0; i < n; i++) {
+            undo_t undo;
+            g->make(pos, moves[i], &undo);
+            perft_stats_t sub = perft_stats(g, pos, depth);
+            g->unmake(pos, moves[i], &undo);
+            s.nodes += sub.nodes;
+            s.captures += sub.captures;
+        }
+        return s;
+    }
+    n = g->gen_moves(pos, moves);
     for (int i = 0; i < n; i++) {
         if (depth == 1) {
             s.nodes++;
@@ -51,17 +88,19 @@ perft_stats_t perft_stats(const game_t *g, position_t *pos, int depth)
     return s;
 }
 
+/* At a chance node the divide lists each face with perft N after it. */
 uint64_t perft_divide(const game_t *g, position_t *pos, int depth, perft_divide_fn each, void *ctx)
 {
     move_t moves[MAX_MOVES];
-    int n = depth > 0 ? g->gen_moves(pos, moves) : 0;
+    int rolls = depth > 0 ? chance_rolls(g, pos, moves) : 0;
+    int n = rolls > 0 ? rolls : depth > 0 ? g->gen_moves(pos, moves) : 0;
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
         undo_t undo;
         char text[GAME_MOVE_TEXT_MAX];
         g->move_text(pos, moves[i], text, sizeof text);
         g->make(pos, moves[i], &undo);
-        uint64_t c = perft(g, pos, depth - 1);
+        uint64_t c = perft(g, pos, rolls > 0 ? depth : depth - 1);
         g->unmake(pos, moves[i], &undo);
         total += c;
         each(ctx, text, c);

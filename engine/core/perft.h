@@ -1,6 +1,7 @@
 /* perft.h: counting move sequences, the test and benchmark of move generation.
- * Per shared/rules/README.md: a finished game has no moves, and repetition
- * is ignored. */
+ * Per shared/rules/README.md: a finished game has no moves, repetition is
+ * ignored, and a roll of the die is no ply (perft N at a chance node sums
+ * perft N over the outcomes, each a branch, unweighted). */
 #ifndef DENHAM_PERFT_H
 #define DENHAM_PERFT_H
 

@@ -6,6 +6,7 @@
 #include "../games/brandubh.h"
 #include "../games/brax.h"
 #include "../games/bolix.h"
+#include "../games/jinxx.h"
 
 /* The first entry is the default variant. */
 static const game_t *const variant_list[] = {
@@ -18,6 +19,9 @@ static const game_t *const variant_list[] = {
     &brandubh_v1,
     &brandubh_v2,
     &bolix,
+    &jinxx_2p,
+    &jinxx_3p,
+    &jinxx_4p,
 };
 
 #define VARIANT_COUNT ((int)(sizeof variant_list / sizeof variant_list[0]))
