@@ -23,6 +23,22 @@
 #define OVERHEAD_DEFAULT_MS 30
 #define OVERHEAD_MAX_MS 5000
 #define MAX_TOKENS (RECORD_MAX_PLIES + 64)
+/* The searches measured strongest (README, "Jinxx"). */
+#define MULTIPLAYER_DEFAULT MULTI_PARANOID
+#define CHANCE_DEFAULT CHANCE_STAR2
+
+static const char *const multiplayer_names[] = {[MULTI_PARANOID] = "paranoid", [MULTI_BRS] = "brs"};
+static const char *const chance_names[] = {
+    [CHANCE_EXPECTIMAX] = "expectimax", [CHANCE_STAR1] = "star1", [CHANCE_STAR2] = "star2"};
+
+/* The index of value in names[0..n), or -1. */
+static int name_index(const char *const *names, int n, const char *value)
+{
+    for (int i = 0; i < n; i++)
+        if (strcasecmp(names[i], value) == 0)
+            return i;
+    return -1;
+}
 
 typedef struct engine {
     FILE *out;
@@ -32,6 +48,10 @@ typedef struct engine {
     searcher_t *searcher;
     int hash_mb;
     int overhead_ms;
+    multiplayer_t multiplayer;
+    chance_pruning_t chance_pruning;
+    bool random_mover; /* Strength random: a uniformly random legal move */
+    uint64_t random_state;
     /* The running search, if any. */
     bool searching;
     atomic_bool search_finished; /* set by the search thread after its bestmove */
@@ -174,6 +194,11 @@ static void cmd_hello(engine_t *e, bool ugi)
     say(e, "option name Hash type spin default %d min 1 max %d", HASH_DEFAULT_MB, HASH_MAX_MB);
     say(e, "option name Clear Hash type button");
     say(e, "option name Move Overhead type spin default %d min 0 max %d", OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS);
+    say(e, "option name MultiplayerSearch type combo default %s var paranoid var brs",
+        multiplayer_names[MULTIPLAYER_DEFAULT]);
+    say(e, "option name ChancePruning type combo default %s var star2 var star1 var expectimax",
+        chance_names[CHANCE_DEFAULT]);
+    say(e, "option name Strength type combo default full var full var random");
     char combo[1024];
     size_t n = (size_t)snprintf(combo, sizeof combo, "option name UCI_Variant type combo default %s",
                                 variants_default()->name);
@@ -229,6 +254,26 @@ static void cmd_setoption(engine_t *e, const tokens_t *tk)
         e->hash_mb = (int)x;
     } else if (strcasecmp(name, "Clear Hash") == 0) {
         searcher_clear(e->searcher);
+    } else if (strcasecmp(name, "MultiplayerSearch") == 0) {
+        int i = name_index(multiplayer_names, 2, value);
+        if (i < 0) {
+            ERROR(e, "MultiplayerSearch must be paranoid or brs");
+            return;
+        }
+        e->multiplayer = (multiplayer_t)i;
+    } else if (strcasecmp(name, "ChancePruning") == 0) {
+        int i = name_index(chance_names, 3, value);
+        if (i < 0) {
+            ERROR(e, "ChancePruning must be star2, star1 or expectimax");
+            return;
+        }
+        e->chance_pruning = (chance_pruning_t)i;
+    } else if (strcasecmp(name, "Strength") == 0) {
+        if (strcasecmp(value, "full") != 0 && strcasecmp(value, "random") != 0) {
+            ERROR(e, "Strength must be full or random");
+            return;
+        }
+        e->random_mover = strcasecmp(value, "random") == 0;
     } else if (strcasecmp(name, "Move Overhead") == 0) {
         if (!parse_int(value, 0, OVERHEAD_MAX_MS, &x)) {
             ERROR(e, "Move Overhead must be a whole number from 0 to %d", OVERHEAD_MAX_MS);
@@ -317,6 +362,18 @@ static bool parse_go(engine_t *e, const tokens_t *tk, search_limits_t *l)
     return true;
 }
 
+/* Strength random: a uniformly random legal move, at once; the baseline
+ * that strength is measured against. */
+static void play_random(engine_t *e)
+{
+    move_t moves[MAX_MOVES];
+    int n = record_legal_moves(e->rec, moves);
+    e->random_state = e->random_state * 6364136223846793005ull + 1442695040888963407ull;
+    char text[GAME_MOVE_TEXT_MAX];
+    e->game->move_text(&e->rec->pos, moves[(e->random_state >> 33) % (uint64_t)n], text, sizeof text);
+    say(e, "bestmove %s", text);
+}
+
 static void cmd_go(engine_t *e, const tokens_t *tk)
 {
     if (e->searching) {
@@ -352,6 +409,18 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
     if (record_outcome(r).kind != OUTCOME_NONE) {
         say(e, "info string the game is over");
         say(e, "bestmove (none)");
+        return;
+    }
+    move_t rolls[MAX_MOVES];
+    int weights[MAX_MOVES];
+    if (e->game->chance_outcomes && e->game->chance_outcomes(&r->pos, rolls, weights) > 0) {
+        ERROR(e, "the die is still to be rolled: add the face (S, M, L, SM, SL or ML) to the moves");
+        return;
+    }
+    e->req.multiplayer = e->multiplayer;
+    e->req.chance_pruning = e->chance_pruning;
+    if (e->random_mover) {
+        play_random(e);
         return;
     }
     search_reset_stop(e->searcher);
@@ -400,14 +469,29 @@ static void cmd_eval(engine_t *e)
     }
     eval_trace_t t = {0};
     score_t s = g->evaluate(&e->rec->pos, &t);
-    say(e, "%-16s %10s %10s %10s", "term", game_team_name(g, 0), game_team_name(g, 1), "total");
+    int teams = game_teams(g);
+    char line[256];
+    size_t n = (size_t)snprintf(line, sizeof line, "%-16s", "term");
+    for (int k = 0; k < teams; k++)
+        n += (size_t)snprintf(line + n, sizeof line - n, " %10s", game_team_name(g, k));
+    if (teams == 2)
+        snprintf(line + n, sizeof line - n, " %10s", "total");
+    say(e, "%s", line);
     int sum = 0;
     for (int i = 0; i < t.count; i++) {
-        int total = t.term[i].value[0] - t.term[i].value[1];
-        sum += total;
-        say(e, "%-16s %10d %10d %10d", t.term[i].name, t.term[i].value[0], t.term[i].value[1], total);
+        n = (size_t)snprintf(line, sizeof line, "%-16s", t.term[i].name);
+        for (int k = 0; k < teams; k++)
+            n += (size_t)snprintf(line + n, sizeof line - n, " %10d", t.term[i].value[k]);
+        /* Two sides: the difference, from the first side's view. */
+        if (teams == 2) {
+            int total = t.term[i].value[0] - t.term[i].value[1];
+            sum += total;
+            snprintf(line + n, sizeof line - n, " %10d", total);
+        }
+        say(e, "%s", line);
     }
-    say(e, "Total (for %s): %d", game_team_name(g, 0), sum);
+    if (teams == 2)
+        say(e, "Total (for %s): %d", game_team_name(g, 0), sum);
     say(e, "Evaluation (side to move, %s): %d", g->player_names[g->to_move(&e->rec->pos)], (int)s);
 }
 
@@ -538,6 +622,9 @@ static bool engine_init(engine_t *e, FILE *out)
     e->game = variants_default();
     e->hash_mb = HASH_DEFAULT_MB;
     e->overhead_ms = OVERHEAD_DEFAULT_MS;
+    e->multiplayer = MULTIPLAYER_DEFAULT;
+    e->chance_pruning = CHANCE_DEFAULT;
+    e->random_state = 0x9E3779B97F4A7C15ull;
     e->rec = malloc(sizeof *e->rec);
     e->searcher = searcher_new((size_t)e->hash_mb);
     if (!e->rec || !e->searcher)

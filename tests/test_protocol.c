@@ -284,6 +284,31 @@ START_TEST(brax_team_transcript)
 }
 END_TEST
 
+/* Jinxx: faces as moves before a roll, go refused there, the roll in the
+ * move list, eval per player, the random mover, the new options. */
+START_TEST(jinxx_transcript)
+{
+    const char *out = run("setoption name UCI_Variant value jinxx-3p\nposition startpos\nmoves\nquery chance\ngo depth 2\n"
+                          "position startpos moves SM M@b1\nquery turn\nquery chance\neval\n"
+                          "position startpos moves SM M@b1 L\nquery chance\ngo depth 3\n");
+    ck_assert(strstr(out, "moves S M L SM SL ML\nresponse true\ninfo string error: the die is still to be rolled"));
+    ck_assert(strstr(out, "response p2\nresponse true\nterm                  South       West      North\n"));
+    ck_assert(strstr(out, "Evaluation (side to move, West): "));
+    ck_assert(strstr(out, "response false\n"));
+    ck_assert_int_eq(count_lines_starting(out, "bestmove L@"), 1);
+
+    out = run("setoption name UCI_Variant value jinxx\nsetoption name Strength value random\n"
+              "setoption name MultiplayerSearch value brs\nsetoption name ChancePruning value star1\n"
+              "setoption name ChancePruning value star3\nsetoption name Strength value weak\n"
+              "position startpos moves ML\ngo depth 9\n");
+    ck_assert_int_eq(count_lines_starting(out, "info string error: "), 2);
+    const char *best = line_after(out, "bestmove ");
+    /* South's legal moves with ML are the entries M@ and L@ of its trees. */
+    ck_assert(best && (best[0] == 'M' || best[0] == 'L') && best[1] == '@' && strchr("abc", best[2]) && best[3] == '1');
+    ck_assert_int_eq(count_lines_starting(out, "info depth"), 0); /* no search */
+}
+END_TEST
+
 START_TEST(bolix_transcript)
 {
     const char *out = run("setoption name UCI_Variant value bolix\nposition startpos moves e5 e6 a1 e7 e8\nd\n");
@@ -369,6 +394,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, brax_transcript);
     tcase_add_test(tc, bolix_transcript);
     tcase_add_test(tc, brax_team_transcript);
+    tcase_add_test(tc, jinxx_transcript);
     tcase_add_test(tc, variant_option_selects_the_game);
     tcase_add_test(tc, eval_and_bench);
     tcase_add_test(tc, binary_transcript_and_subcommands);

@@ -3,6 +3,7 @@
 
 #include "../engine/games/brandubh.h"
 #include "../engine/games/brax.h"
+#include "../engine/games/jinxx.h"
 #include "../engine/search/bench.h"
 #include "helpers.h"
 
@@ -10,6 +11,21 @@ static searcher_t *S;
 
 static void setup(void) { S = searcher_new(4); }
 static void teardown(void) { searcher_free(S); }
+
+static search_result_t search_mode(const game_t *g, const char *fen, int depth, multiplayer_t multi,
+                                   chance_pruning_t pruning)
+{
+    search_request_t req = {0};
+    req.game = g;
+    load_fen(g, &req.root, fen);
+    limits_init(&req.limits);
+    req.limits.depth = depth;
+    req.multiplayer = multi;
+    req.chance_pruning = pruning;
+    searcher_clear(S);
+    search_reset_stop(S);
+    return search_run(S, &req);
+}
 
 static search_result_t search_fen(const game_t *g, const char *fen, int depth, const uint64_t *hist, int hist_len)
 {
@@ -214,6 +230,53 @@ START_TEST(brax_leaves_nothing_en_prise)
 }
 END_TEST
 
+/* Jinxx: a line completed now is found in every search mode, two players
+ * and three (one out, so the free-for-all searches run), and it is worth
+ * CHANCE_WIN: never a mate score. */
+START_TEST(jinxx_completes_a_line)
+{
+    static const struct {
+        const game_t *g;
+        const char *fen;
+    } cases[] = {
+        {&jinxx_2p, "L2,M2,S1/L1,L1,./S2,.,. 000/000 p1 S 0"},
+        {&jinxx_3p, "L2,M2,S1/L1,L1,./S2,.,. 000/000/x p1 S 0"},
+    };
+    for (int i = 0; i < 2; i++)
+        for (int multi = 0; multi < 2; multi++)
+            for (int pruning = 0; pruning < 3; pruning++)
+                for (int depth = 1; depth <= 4; depth += 3) {
+                    search_result_t r = search_mode(cases[i].g, cases[i].fen, depth, (multiplayer_t)multi,
+                                                    (chance_pruning_t)pruning);
+                    ck_assert_str_eq(text(cases[i].g, cases[i].fen, r.best), "Sc3c2");
+                    ck_assert_int_eq(r.score, CHANCE_WIN);
+                    int moves;
+                    ck_assert(!search_score_is_mate(r.score, &moves));
+                }
+}
+END_TEST
+
+/* The die is rolled by the GUI or the runner: at a roll there is no move. */
+START_TEST(jinxx_no_move_before_the_roll)
+{
+    search_result_t r = search_mode(&jinxx_2p, ".,.,./.,.,./.,.,. 333/333 p1 - 0", 3, MULTI_PARANOID, CHANCE_STAR2);
+    ck_assert_uint_eq(r.best, MOVE_NONE);
+}
+END_TEST
+
+/* North holds a3 and c1, the diagonal through the empty centre, and its S
+ * on b1 reaches b2 with half the faces. Taking b2 would not help (an S
+ * lands on anything), so South, rolling M, covers a3. */
+START_TEST(jinxx_covers_a_threatened_line)
+{
+    const char *fen = "L2,.,./M1,.,./.,S2,L2 330/100 p1 M 0";
+    for (int pruning = 0; pruning < 3; pruning++) {
+        search_result_t r = search_mode(&jinxx_2p, fen, 4, MULTI_PARANOID, (chance_pruning_t)pruning);
+        ck_assert_str_eq(text(&jinxx_2p, fen, r.best), "Ma2a3");
+    }
+}
+END_TEST
+
 Suite *suite_search(void)
 {
     Suite *s = suite_create("search");
@@ -230,6 +293,9 @@ Suite *suite_search(void)
     tcase_add_test(tc, bench_is_deterministic);
     tcase_add_test(tc, brax_takes_free_material_at_depth_1);
     tcase_add_test(tc, brax_leaves_nothing_en_prise);
+    tcase_add_test(tc, jinxx_completes_a_line);
+    tcase_add_test(tc, jinxx_no_move_before_the_roll);
+    tcase_add_test(tc, jinxx_covers_a_threatened_line);
     suite_add_tcase(s, tc);
     return s;
 }

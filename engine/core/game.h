@@ -187,11 +187,16 @@ typedef struct game {
 
     /* Chance games only (NULL otherwise); see the contract above. */
     int (*chance_outcomes)(const position_t *pos, move_t *moves, int *weights);
+    /* Free-for-all games: gives the turn to `player` (still in), before
+     * its roll, as if the players between had passed. Best-Reply Search
+     * uses it to let one opponent answer for all; the searcher restores the
+     * position itself. NULL elsewhere. */
+    void (*hand_turn)(position_t *pos, int player);
 } game_t;
 
 static inline const char *game_team_name(const game_t *g, int t)
 {
-    return g->team_names[t] ? g->team_names[t] : g->player_names[t];
+    return t < 2 && g->team_names[t] ? g->team_names[t] : g->player_names[t];
 }
 
 static inline int game_team_to_move(const game_t *g, const position_t *pos)

@@ -398,6 +398,15 @@ static void jinxx_unmake(position_t *pos, move_t m, const undo_t *u)
     memcpy(P(pos), u->w, sizeof(jinxx_t));
 }
 
+static void jinxx_hand_turn(position_t *pos, int player)
+{
+    jinxx_t *b = P(pos);
+    assert(in_game(b, player));
+    b->hash ^= zobrist_stm[b->stm] ^ zobrist_stm[player];
+    b->stm = (uint8_t)player;
+    set_die(b, 0);
+}
+
 /* ---- state ---- */
 
 static int jinxx_to_move(const position_t *pos) { return CP(pos)->stm; }
@@ -789,7 +798,7 @@ JINXX_FNS(4)
 
 static const char *const bench_2p[] = {
     ".,.,./.,.,./.,.,. 333/333 p1 SM 0",
-    "L2,.,./L1,M1,S2/.,.,M1 133/213 p2 ML 3",
+    "L2,.,./L1,M1,S2/.,.,. 033/013 p2 ML 3",
     NULL,
 };
 static const char *const bench_3p[] = {
@@ -832,6 +841,7 @@ static const char *const bench_4p[] = {
         .parse_move = jinxx_parse_move,                                                                          \
         .move_key = jinxx_move_key,                                                                              \
         .chance_outcomes = jinxx_chance_outcomes,                                                                \
+        .hand_turn = jinxx_hand_turn,                                                                            \
     }
 
 JINXX_GAME(jinxx_2p, "jinxx", "Jinxx for two: South against North", 2, bench_2p, "South", "North");

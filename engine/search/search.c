@@ -1,8 +1,18 @@
 /*
  * search.c: iterative deepening over principal variation search.
  *
- * Negamax over teams: a child's score is negated only when the team to move
+ * Negamax over sides: a child's score is negated only when the side to move
  * changes, so a player who moves twice in a row (brax-3p) keeps the sign.
+ * A side is a team in games of two teams; in free-for-all games (Jinxx for
+ * 3 and 4) the root player is one side and every other player the other
+ * (the paranoid assumption), or, with Best-Reply Search, only the strongest
+ * opponent's reply is searched between two moves of the root player.
+ *
+ * Games with dice add chance nodes (the die is to be rolled): their value
+ * is the weighted mean over the outcomes, searched with Star1 windows and
+ * optionally a Star2 probing pass (Ballard 1983; Hauk, Buro and Schaeffer
+ * 2004). A roll costs no depth, and wins and losses count CHANCE_WIN
+ * whatever their distance, so the score is an expected value.
  */
 #include "search.h"
 
@@ -49,6 +59,15 @@ struct ctx {
     move_t pv[MAX_PLY][MAX_PLY];
     int pv_len[MAX_PLY];
     bool stopped;
+    /* Sides: see the header comment. */
+    int root_player;
+    bool free_for_all; /* more than two teams */
+    bool dice;         /* the game has chance nodes */
+    multiplayer_t multiplayer;
+    chance_pruning_t chance_pruning;
+    /* BRS: set at the ply of a best reply's decision node; after the reply
+     * the turn goes straight back to the root player. */
+    bool brs_reply[MAX_PLY + 1];
 };
 
 /* ---- the searcher object ---- */
@@ -130,11 +149,62 @@ static void check_limits(ctx_t *c)
         c->stopped = true;
 }
 
+static int side_of(const ctx_t *c, int player)
+{
+    return c->free_for_all ? player != c->root_player : c->g->team_of[player];
+}
+
+static int side_to_move(const ctx_t *c) { return side_of(c, c->g->to_move(&c->pos)); }
+
+static player_mask_t side_players(const ctx_t *c, int side)
+{
+    player_mask_t m = 0;
+    for (int p = 0; p < c->g->players; p++)
+        if (side_of(c, p) == side)
+            m |= player_bit(p);
+    return m;
+}
+
+/* The static value for the side to move. Free-for-all: the root player's
+ * value less the best of the others' (paranoid and BRS alike). */
+static score_t static_eval(ctx_t *c)
+{
+    score_t v;
+    if (!c->free_for_all) {
+        v = c->g->evaluate(&c->pos, NULL);
+    } else {
+        score_t each[MAX_PLAYERS];
+        c->g->evaluate_players(&c->pos, each);
+        player_mask_t in = game_players_in(c->g, &c->pos);
+        score_t best = -SCORE_INF;
+        for (int p = 0; p < c->g->players; p++)
+            if (p != c->root_player && (in & player_bit(p)) && each[p] > best)
+                best = each[p];
+        v = each[c->root_player] - (best == -SCORE_INF ? 0 : best);
+        if (side_to_move(c) != 0)
+            v = -v;
+    }
+    if (c->dice) /* evaluations stay inside the value bounds Star1 relies on */
+        v = v >= CHANCE_WIN ? CHANCE_WIN - 1 : v <= -CHANCE_WIN ? -(CHANCE_WIN - 1) : v;
+    return v;
+}
+
 static score_t terminal_score(const ctx_t *c, outcome_t o, int ply)
 {
     if (o.kind != OUTCOME_WIN)
         return SCORE_DRAW;
-    return outcome_team_won(c->g, o, game_team_to_move(c->g, &c->pos)) ? SCORE_WIN - ply : -(SCORE_WIN - ply);
+    bool won = (o.players & side_players(c, side_to_move(c))) != 0;
+    if (c->dice)
+        return won ? CHANCE_WIN : -CHANCE_WIN;
+    return won ? SCORE_WIN - ply : -(SCORE_WIN - ply);
+}
+
+/* True when the next event is a roll of the die. */
+static bool at_chance(const ctx_t *c)
+{
+    move_t rolls[MAX_MOVES];
+    int weights[MAX_MOVES];
+    return c->dice && c->g->chance_outcomes(&c->pos, rolls, weights) > 0;
 }
 
 static bool is_repetition(const ctx_t *c, int ply)
@@ -172,7 +242,7 @@ enum {
 
 static void score_moves(ctx_t *c, const move_t *moves, int *scores, int n, move_t tt_move, int ply)
 {
-    int *hist = history_of(c, game_team_to_move(c->g, &c->pos) & 1);
+    int *hist = history_of(c, side_to_move(c));
     for (int i = 0; i < n; i++) {
         move_t m = moves[i];
         if (m == tt_move)
@@ -210,7 +280,7 @@ static void reward_quiet(ctx_t *c, move_t m, int ply, int depth, const move_t *t
         c->killers[ply][1] = c->killers[ply][0];
         c->killers[ply][0] = m;
     }
-    int *hist = history_of(c, game_team_to_move(c->g, &c->pos) & 1);
+    int *hist = history_of(c, side_to_move(c));
     int bonus = depth * depth;
     /* Gravity keeps entries within +-HISTORY_MAX and lets old lessons fade. */
     int *e = &hist[c->g->move_key(m)];
@@ -230,7 +300,7 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
 /* The child's score from this node's point of view. */
 static score_t child_score(ctx_t *c, int team, int depth, int ply, score_t alpha, score_t beta, bool pv_node)
 {
-    if (game_team_to_move(c->g, &c->pos) == team)
+    if (side_to_move(c) == team)
         return negamax(c, depth, ply + 1, alpha, beta, pv_node);
     return -negamax(c, depth, ply + 1, -beta, -alpha, pv_node);
 }
@@ -239,7 +309,7 @@ static score_t qsearch(ctx_t *c, int ply, int qply, score_t alpha, score_t beta)
 
 static score_t qchild_score(ctx_t *c, int team, int ply, int qply, score_t alpha, score_t beta)
 {
-    if (game_team_to_move(c->g, &c->pos) == team)
+    if (side_to_move(c) == team)
         return qsearch(c, ply + 1, qply + 1, alpha, beta);
     return -qsearch(c, ply + 1, qply + 1, -beta, -alpha);
 }
@@ -268,11 +338,14 @@ static score_t qsearch(ctx_t *c, int ply, int qply, score_t alpha, score_t beta)
     outcome_t o;
     if (c->g->decided(&c->pos, &o))
         return terminal_score(c, o, ply);
+    /* Before a roll nothing is forced: the static value stands. */
+    if (at_chance(c))
+        return static_eval(c);
     /* Facing a threat to win at once there is no standing pat: only the
      * answers count, and without one the game is lost next move. */
     bool respond = c->g->must_respond && c->g->must_respond(&c->pos);
     if (ply >= MAX_PLY - 1 || qply >= QS_MAX_PLIES)
-        return c->g->evaluate(&c->pos, NULL);
+        return static_eval(c);
     /* In games with forcing threats the table answers transposed threat
      * sequences (depth 0 entries). Elsewhere quiescence is short and the
      * probes cost more than they save (Brandubh bench: 1.51 M -> 1.89 M
@@ -286,7 +359,7 @@ static score_t qsearch(ctx_t *c, int ply, int qply, score_t alpha, score_t beta)
         return hit.score;
     /* With no answer, the side to move makes some move and the opponent
      * wins with the next: the game ends two plies from here. */
-    score_t stand = respond ? -(SCORE_WIN - ply - 2) : c->g->evaluate(&c->pos, NULL);
+    score_t stand = respond ? -(SCORE_WIN - ply - 2) : static_eval(c);
     if (stand >= beta)
         return stand;
     score_t orig_alpha = alpha;
@@ -294,7 +367,7 @@ static score_t qsearch(ctx_t *c, int ply, int qply, score_t alpha, score_t beta)
         alpha = stand;
     move_t moves[MAX_MOVES];
     int n = c->g->gen_noisy(&c->pos, moves);
-    int team = game_team_to_move(c->g, &c->pos);
+    int team = side_to_move(c);
     score_t best = stand;
     move_t best_move = MOVE_NONE;
     for (int i = 0; i < n; i++) {
@@ -323,6 +396,168 @@ static score_t qsearch(ctx_t *c, int ply, int qply, score_t alpha, score_t beta)
     return best;
 }
 
+
+/* ---- chance nodes ---- */
+
+static long long floor_div(long long a, long long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+static long long ceil_div(long long a, long long b) { return -floor_div(-a, b); }
+
+/* Star2's probe: the decision node after a roll with only its first move
+ * (the table's, else the best ordered) searched: a lower bound on its value
+ * when the result is at least beta. */
+static score_t probe_first_move(ctx_t *c, int depth, int ply, score_t alpha, score_t beta)
+{
+    count_node(c, ply);
+    move_t moves[MAX_MOVES];
+    int n = c->g->gen_moves(&c->pos, moves);
+    if (n == 0)
+        return terminal_score(c, c->g->outcome(&c->pos), ply);
+    if (depth <= 0)
+        return static_eval(c);
+    tt_hit_t hit = {0};
+    bool found = tt_probe(&c->s->tt, c->g->hash(&c->pos), ply, &hit);
+    int scores[MAX_MOVES];
+    score_moves(c, moves, scores, n, found ? hit.move : MOVE_NONE, ply);
+    move_t m = pick_move(moves, scores, n, 0);
+    int side = side_to_move(c);
+    undo_t u;
+    push_move(c, m, ply, &u);
+    score_t sc = child_score(c, side, depth - 1, ply, alpha, beta, false);
+    pop_move(c, m, &u);
+    return sc;
+}
+
+/* The expected value over the rolls at this chance node, with Star1 (and
+ * Star2) pruning. Values lie in [-CHANCE_WIN, CHANCE_WIN]; each outcome's
+ * window is where it could still move the mean across alpha or beta, and
+ * a mean that cannot reach the window returns a bound at once. All sums
+ * are kept multiplied by the total weight, so the arithmetic is exact. */
+static score_t chance_expect(ctx_t *c, int depth, int ply, score_t alpha, score_t beta, bool pv_node, int *bound)
+{
+    move_t rolls[MAX_MOVES];
+    int w[MAX_MOVES];
+    int n = c->g->chance_outcomes(&c->pos, rolls, w);
+    long long W = 0, lo = -CHANCE_WIN, hi = CHANCE_WIN, lb[MAX_MOVES];
+    for (int i = 0; i < n; i++) {
+        W += w[i];
+        lb[i] = lo;
+    }
+    long long sum_lb = W * lo;
+    undo_t u;
+    if (c->chance_pruning == CHANCE_STAR2 && beta < hi) {
+        /* Probing pass: one move after each roll, trying for a fail high. */
+        for (int i = 0; i < n; i++) {
+            long long t = ceil_div(beta * W - (sum_lb - w[i] * lb[i]), w[i]);
+            if (t > hi)
+                continue;
+            push_move(c, rolls[i], ply, &u);
+            score_t x = probe_first_move(c, depth, ply + 1, (score_t)(t - 1), (score_t)t);
+            pop_move(c, rolls[i], &u);
+            if (c->stopped)
+                return 0;
+            if (x >= t) {
+                sum_lb += w[i] * (x - lb[i]);
+                lb[i] = x;
+                if (sum_lb >= beta * W) {
+                    *bound = TT_LOWER;
+                    return (score_t)ceil_div(sum_lb, W);
+                }
+            }
+        }
+    }
+    long long sum = 0, rest_lo = sum_lb, rest_hi = W * hi;
+    for (int i = 0; i < n; i++) {
+        rest_lo -= w[i] * lb[i];
+        rest_hi -= w[i] * hi;
+        long long a = lo - 1, b = hi + 1;
+        if (c->chance_pruning != CHANCE_EXPECTIMAX) {
+            a = floor_div(alpha * W - sum - rest_hi, w[i]);
+            b = ceil_div(beta * W - sum - rest_lo, w[i]);
+            if (a >= hi) { /* even the best outcome leaves the mean below alpha */
+                *bound = TT_UPPER;
+                return (score_t)floor_div(sum + w[i] * hi + rest_hi, W);
+            }
+            if (b <= lo) {
+                *bound = TT_LOWER;
+                return (score_t)ceil_div(sum + w[i] * lo + rest_lo, W);
+            }
+        }
+        long long ca = a > lo - 1 ? a : lo - 1, cb = b < hi + 1 ? b : hi + 1;
+        push_move(c, rolls[i], ply, &u);
+        score_t x = negamax(c, depth, ply + 1, (score_t)ca, (score_t)cb, pv_node);
+        pop_move(c, rolls[i], &u);
+        if (c->stopped)
+            return 0;
+        if (x <= a) {
+            *bound = TT_UPPER;
+            return (score_t)floor_div(sum + w[i] * x + rest_hi, W);
+        }
+        if (x >= b) {
+            *bound = TT_LOWER;
+            return (score_t)ceil_div(sum + w[i] * x + rest_lo, W);
+        }
+        sum += w[i] * x;
+    }
+    score_t v = (score_t)floor_div(sum, W);
+    *bound = v <= alpha ? TT_UPPER : v >= beta ? TT_LOWER : TT_EXACT;
+    return v;
+}
+
+/* Best-Reply Search's opponent layer: each opponent in turn gets the roll
+ * (the others pass) and the best of their replies is the layer's value. */
+static score_t brs_layer(ctx_t *c, int depth, int ply, score_t alpha, score_t beta, bool pv_node, int *bound)
+{
+    position_t saved = c->pos;
+    player_mask_t in = game_players_in(c->g, &c->pos);
+    score_t best = -SCORE_INF;
+    int best_bound = TT_UPPER;
+    for (int q = 0; q < c->g->players; q++) {
+        if (q == c->root_player || !(in & player_bit(q)))
+            continue;
+        c->g->hand_turn(&c->pos, q);
+        c->brs_reply[ply + 1] = true;
+        int b;
+        score_t v = chance_expect(c, depth, ply, alpha > best ? alpha : best, beta, pv_node, &b);
+        c->brs_reply[ply + 1] = false;
+        c->pos = saved;
+        if (c->stopped)
+            return 0;
+        if (v > best) {
+            best = v;
+            best_bound = b;
+        }
+        if (best >= beta) {
+            best_bound = TT_LOWER;
+            break;
+        }
+    }
+    *bound = best_bound == TT_EXACT && best <= alpha ? TT_UPPER : best_bound;
+    return best;
+}
+
+static score_t chance_node(ctx_t *c, int depth, int ply, score_t alpha, score_t beta, bool pv_node)
+{
+    count_node(c, ply);
+    c->pv_len[ply] = 0; /* a line stops at a roll: what follows depends on it */
+    if (c->stopped)
+        return 0;
+    if (depth <= 0 || ply >= MAX_PLY - 2)
+        return static_eval(c);
+    uint64_t key = c->g->hash(&c->pos);
+    tt_hit_t hit;
+    if (tt_probe(&c->s->tt, key, ply, &hit) && hit.depth >= depth &&
+        (hit.bound == TT_EXACT || (hit.bound == TT_LOWER && hit.score >= beta) ||
+         (hit.bound == TT_UPPER && hit.score <= alpha)))
+        return hit.score;
+    int bound;
+    bool brs = c->free_for_all && c->multiplayer == MULTI_BRS && side_to_move(c) != 0;
+    score_t v = brs ? brs_layer(c, depth, ply, alpha, beta, pv_node, &bound)
+                    : chance_expect(c, depth, ply, alpha, beta, pv_node, &bound);
+    if (!c->stopped)
+        tt_store(&c->s->tt, key, ply, MOVE_NONE, v, depth, bound);
+    return v;
+}
+
 static void update_pv(ctx_t *c, int ply, move_t m)
 {
     c->pv[ply][0] = m;
@@ -334,6 +569,8 @@ static void update_pv(ctx_t *c, int ply, move_t m)
 static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta, bool pv_node)
 {
     c->pv_len[ply] = 0;
+    if (c->dice && at_chance(c))
+        return chance_node(c, depth, ply, alpha, beta, pv_node);
     if (depth <= 0)
         return qsearch(c, ply, 0, alpha, beta);
     count_node(c, ply);
@@ -344,7 +581,7 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
     if (ply > 0 && c->g->repetition_draw && is_repetition(c, ply))
         return SCORE_DRAW;
     if (ply >= MAX_PLY - 1)
-        return c->g->evaluate(&c->pos, NULL);
+        return static_eval(c);
 
     /* 2. Mate-distance pruning: no score here can beat a win found nearer. */
     if (ply > 0) {
@@ -377,23 +614,33 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
     /* 5. Reverse futility: far above beta near the leaves, a quiet move will
      * not bring the score back down. */
     if (!pv_node && !respond && depth <= 3 && ply > 0) {
-        score_t eval = c->g->evaluate(&c->pos, NULL);
+        score_t eval = static_eval(c);
         if (eval - 150 * depth >= beta && eval < SCORE_WIN_BOUND)
             return eval;
     }
 
     int scores[MAX_MOVES];
     score_moves(c, moves, scores, n, found ? hit.move : MOVE_NONE, ply);
-    int team = game_team_to_move(c->g, &c->pos);
+    int team = side_to_move(c);
     score_t best = -SCORE_INF, orig_alpha = alpha;
     move_t best_move = MOVE_NONE;
     move_t tried[MAX_MOVES];
     int tried_n = 0;
 
+    bool brs_reply = c->brs_reply[ply];
     for (int i = 0; i < n; i++) {
         move_t m = pick_move(moves, scores, n, i);
         undo_t u;
         push_move(c, m, ply, &u);
+        /* A best reply is the only opponent move before the root player's
+         * next turn (the other opponents pass). */
+        position_t before_hand;
+        bool handed = brs_reply && !c->g->decided(&c->pos, &(outcome_t){0}) &&
+                      (game_players_in(c->g, &c->pos) & player_bit(c->root_player));
+        if (handed) {
+            before_hand = c->pos;
+            c->g->hand_turn(&c->pos, c->root_player);
+        }
         score_t sc;
         if (i == 0) {
             sc = child_score(c, team, depth - 1, ply, alpha, beta, pv_node);
@@ -412,6 +659,8 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
             if (sc > alpha && sc < beta && pv_node)
                 sc = child_score(c, team, depth - 1, ply, alpha, beta, true);
         }
+        if (handed)
+            c->pos = before_hand;
         pop_move(c, m, &u);
         if (c->stopped)
             return 0;
@@ -464,6 +713,11 @@ static void ctx_init(ctx_t *c, searcher_t *s, const search_request_t *req)
     c->limits = req->limits;
     c->start_ms = timeman_now_ms();
     c->budget = timeman_budget(&req->limits, c->g->to_move(&req->root), req->overhead_ms);
+    c->root_player = c->g->to_move(&req->root);
+    c->free_for_all = game_teams(c->g) > 2;
+    c->dice = c->g->chance_outcomes != NULL;
+    c->multiplayer = c->g->hand_turn ? req->multiplayer : MULTI_PARANOID;
+    c->chance_pruning = req->chance_pruning;
     /* Keep the most recent part of the history that fits beside a full line. */
     int keep = req->history_len < KEYS_MAX - MAX_PLY - 2 ? req->history_len : KEYS_MAX - MAX_PLY - 2;
     if (keep > 0)
@@ -484,7 +738,8 @@ search_result_t search_run(searcher_t *s, const search_request_t *req)
 
     move_t root_moves[MAX_MOVES];
     int n = c->g->gen_moves(&c->pos, root_moves);
-    if (n == 0)
+    /* The roller, never the engine, rolls the die: no move to choose yet. */
+    if (n == 0 || at_chance(c))
         return res;
     res.best = root_moves[0];
 

@@ -29,6 +29,25 @@ typedef struct search_info {
 
 typedef void (*search_report_fn)(void *ctx, const position_t *root, const search_info_t *info);
 
+/* How games of more than two teams are searched (Jinxx for 3 and 4). */
+typedef enum multiplayer {
+    MULTI_PARANOID, /* the root player against a coalition of all others */
+    MULTI_BRS,      /* Best-Reply Search: only the strongest opponent replies */
+} multiplayer_t;
+
+/* Pruning at chance nodes (games with dice). */
+typedef enum chance_pruning {
+    CHANCE_EXPECTIMAX, /* every outcome searched with the full window */
+    CHANCE_STAR1,      /* Ballard's Star1: windows from the value bounds */
+    CHANCE_STAR2,      /* Star1 after a probing pass for a fail high */
+} chance_pruning_t;
+
+/* In games with dice a won game is worth CHANCE_WIN and a lost one
+ * -CHANCE_WIN, whatever its distance: scores are expected values over the
+ * rolls, never mate scores. */
+#define CHANCE_WIN 10000
+_Static_assert(CHANCE_WIN < SCORE_WIN_BOUND, "chance scores are never mate scores");
+
 typedef struct search_request {
     const game_t *game;
     position_t root;
@@ -40,6 +59,8 @@ typedef struct search_request {
     int64_t overhead_ms;
     search_report_fn report; /* may be NULL */
     void *report_ctx;
+    multiplayer_t multiplayer;
+    chance_pruning_t chance_pruning;
 } search_request_t;
 
 typedef struct search_result {
@@ -67,7 +88,8 @@ void search_reset_stop(searcher_t *s);
 bool search_stopped(const searcher_t *s);
 
 /* UCI score conventions: true with *moves set for a win/loss score
- * ("score mate n"), false for an ordinary score. */
+ * ("score mate n"), false for an ordinary score. Scores of games with dice
+ * (at most CHANCE_WIN) are never mate scores. */
 bool search_score_is_mate(score_t score, int *moves);
 
 #endif
