@@ -16,23 +16,47 @@
 #define OPENING_TEXT 8192
 #define GAME_TEXT (RECORD_MAX_PLIES * 8 + OPENING_TEXT)
 
-/* Engine 0 plays team 0 in even games and team 1 in odd ones: each opening
- * is played twice with the teams swapped. In the team games every seat of
- * a team gets its own process of that team's engine. */
+/* Games come in groups that share an opening and, in games with dice, the
+ * rolls. Two teams: a group is two games, engine 0 playing team 0 in the
+ * first and team 1 in the second. More than two teams (free-for-all): a
+ * group plays every seating pattern rotated through every seat. */
+static bool free_for_all(const match_cfg_t *cfg) { return game_teams(cfg->game) > 2; }
+
+static int group_size(const match_cfg_t *cfg)
+{
+    return free_for_all(cfg) ? cfg->n_seatings * cfg->game->players : 2;
+}
+
 static int team_engine(int index, int team) { return (index + team) % 2; }
 
-/* Which of its team's processes a seat uses: its rank among the seats of
- * its team (0 in two-player games). */
-static int seat_slot(const game_t *g, int seat)
+/* The engine in each seat of game `index`. */
+static void seat_engines(const match_cfg_t *cfg, int index, int *seat_engine)
+{
+    const game_t *g = cfg->game;
+    int k = index % group_size(cfg), n = g->players;
+    for (int s = 0; s < n; s++) {
+        if (free_for_all(cfg)) {
+            const char *pattern = cfg->seating[k / n];
+            seat_engine[s] = pattern[(s - k % n + n) % n] == 'A' ? 0 : 1;
+        } else {
+            seat_engine[s] = team_engine(index, g->team_of[s]);
+        }
+    }
+}
+
+/* Which of its engine's processes a seat uses: its rank among the seats
+ * of the same engine, so that every seat has a process of its own. */
+static int seat_slot(const int *seat_engine, int seat)
 {
     int k = 0;
     for (int s = 0; s < seat; s++)
-        k += g->team_of[s] == g->team_of[seat];
+        k += seat_engine[s] == seat_engine[seat];
     return k;
 }
 
 typedef struct game_result {
-    int winner_team; /* -1: draw */
+    int winner_engine; /* -1: draw */
+    int winner_seat;   /* a seat of the winner, or -1 */
     char reason[96];
     int loser_engine; /* for forfeits: the engine that lost, else -1 */
     int forfeit;      /* 0 none, 1 time, 2 illegal, 3 crash */
@@ -91,7 +115,7 @@ static bool random_opening(const game_t *g, int plies, uint64_t seed, char *out,
 static bool load_openings(shared_t *sh)
 {
     const match_cfg_t *cfg = sh->cfg;
-    int pairs = sh->total_games / 2;
+    int pairs = sh->total_games / group_size(cfg);
     if (!cfg->openings_file) {
         sh->openings = calloc((size_t)pairs, sizeof *sh->openings);
         if (!sh->openings)
@@ -183,7 +207,10 @@ static bool engine_up(worker_t *w, int e, int slot)
 
 static void forfeit(game_result_t *r, const game_t *g, int seat_of_loser, int engine, int kind, const char *why)
 {
-    r->winner_team = 1 - g->team_of[seat_of_loser];
+    (void)g;
+    (void)seat_of_loser;
+    r->winner_engine = 1 - engine;
+    r->winner_seat = -1;
     r->loser_engine = engine;
     r->forfeit = kind;
     snprintf(r->reason, sizeof r->reason, "%s", why);
@@ -237,7 +264,7 @@ static bool ask_move(worker_t *w, const int *seat_engine, long long *clock, int 
 {
     const match_cfg_t *cfg = w->sh->cfg;
     int e = seat_engine[seat];
-    eproc_t *p = &w->eng[e][seat_slot(cfg->game, seat)];
+    eproc_t *p = &w->eng[e][seat_slot(seat_engine, seat)];
     const limit_t *l = &cfg->engines[e].limit;
     char cmd[512];
     position_text(w, opening, opening_plies);
@@ -285,10 +312,40 @@ static bool ask_move(worker_t *w, const int *seat_engine, long long *clock, int 
 
 static void play_moves(worker_t *w, int index, game_result_t *r);
 
+static const char *opening_of(const shared_t *sh, int index)
+{
+    return sh->openings[(index / group_size(sh->cfg)) % sh->n_openings];
+}
+
+/* Rolls the die for the record's chance node: outcomes by weight, from a
+ * generator seeded by the group, so every game of a group sees the same
+ * rolls in the same order. */
+static move_t roll_die(const match_cfg_t *cfg, const record_t *rec, rng_t *dice)
+{
+    move_t rolls[MAX_MOVES];
+    int w[MAX_MOVES], n = cfg->game->chance_outcomes(&rec->pos, rolls, w), total = 0;
+    for (int i = 0; i < n; i++)
+        total += w[i];
+    int x = (int)rng_below(dice, (uint32_t)total);
+    for (int i = 0; i < n; i++) {
+        if (x < w[i])
+            return rolls[i];
+        x -= w[i];
+    }
+    return rolls[n - 1];
+}
+
+static bool at_roll(const game_t *g, const position_t *pos)
+{
+    move_t rolls[MAX_MOVES];
+    int w[MAX_MOVES];
+    return g->chance_outcomes && g->chance_outcomes(pos, rolls, w) > 0;
+}
+
 /* Plays game `index`; afterwards w->text holds its whole position command. */
 static void play_game(worker_t *w, int index, game_result_t *r)
 {
-    const char *opening = w->sh->openings[(index / 2) % w->sh->n_openings];
+    const char *opening = opening_of(w->sh, index);
     w->opening_plies = -1;
     play_moves(w, index, r);
     if (w->opening_plies >= 0)
@@ -303,12 +360,11 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
     const match_cfg_t *cfg = sh->cfg;
     const game_t *g = cfg->game;
     int seat_engine[MAX_PLAYERS];
-    for (int s = 0; s < g->players; s++)
-        seat_engine[s] = team_engine(index, g->team_of[s]);
-    const char *opening = sh->openings[(index / 2) % sh->n_openings];
-    *r = (game_result_t){-1, "", -1, 0};
+    seat_engines(cfg, index, seat_engine);
+    const char *opening = opening_of(sh, index);
+    *r = (game_result_t){-1, -1, "", -1, 0};
     for (int s = 0; s < g->players; s++) {
-        int e = seat_engine[s], slot = seat_slot(g, s);
+        int e = seat_engine[s], slot = seat_slot(seat_engine, s);
         bool up = engine_up(w, e, slot);
         up = up && eproc_send(&w->eng[e][slot], "uginewgame") && engine_ready(w, e, slot);
         if (!up) {
@@ -326,12 +382,23 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
     long long clock[MAX_PLAYERS];
     for (int s = 0; s < g->players; s++)
         clock[s] = cfg->engines[seat_engine[s]].limit.value;
+    rng_t dice = {cfg->seed * 0x9E3779B97F4A7C15ull + (uint64_t)(index / group_size(cfg)) + 1};
     for (;;) {
         outcome_t o = record_outcome(&w->rec);
         if (o.kind != OUTCOME_NONE) {
-            r->winner_team = o.kind == OUTCOME_WIN ? g->team_of[player_first(o.players)] : -1;
+            if (o.kind == OUTCOME_WIN) {
+                r->winner_seat = player_first(o.players);
+                r->winner_engine = seat_engine[r->winner_seat];
+            }
             snprintf(r->reason, sizeof r->reason, "%s", o.reason);
             return;
+        }
+        if (at_roll(g, &w->rec.pos)) { /* the runner rolls, never an engine */
+            if (!record_play(&w->rec, roll_die(cfg, &w->rec, &dice))) {
+                snprintf(r->reason, sizeof r->reason, "game too long (adjudicated draw)");
+                return;
+            }
+            continue;
         }
         if (cfg->max_plies && w->rec.plies - opening_plies >= cfg->max_plies) {
             snprintf(r->reason, sizeof r->reason, "ply limit (adjudicated draw)");
@@ -350,32 +417,79 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
 
 /* ---- bookkeeping ---- */
 
-static const char *result_text(const game_result_t *r)
+/* The games file's result: 1-0, 0-1 or 1/2-1/2 for player 1's side in
+ * two-team games; p<k>win or draw in free-for-all games (forfeit when an
+ * engine forfeited: the reason says which). */
+static void result_text(const match_cfg_t *cfg, int index, const game_result_t *r, char *buf, size_t len)
 {
-    return r->winner_team == 0 ? "1-0" : r->winner_team == 1 ? "0-1" : "1/2-1/2";
+    if (!free_for_all(cfg)) {
+        int team0 = team_engine(index, 0);
+        snprintf(buf, len, "%s", r->winner_engine < 0 ? "1/2-1/2" : r->winner_engine == team0 ? "1-0" : "0-1");
+    } else if (r->winner_seat >= 0) {
+        snprintf(buf, len, "p%dwin", r->winner_seat + 1);
+    } else {
+        snprintf(buf, len, "%s", r->winner_engine < 0 ? "draw" : "forfeit");
+    }
+}
+
+/* Player 1's and player 2's engines; in free-for-all games the engine of
+ * every seat, comma-separated, and "-". */
+static void seat_names(const match_cfg_t *cfg, int index, char *p1, char *p2, size_t len)
+{
+    if (!free_for_all(cfg)) {
+        snprintf(p1, len, "%s", cfg->engines[team_engine(index, 0)].name);
+        snprintf(p2, len, "%s", cfg->engines[team_engine(index, 1)].name);
+        return;
+    }
+    int seat_engine[MAX_PLAYERS];
+    seat_engines(cfg, index, seat_engine);
+    size_t n = 0;
+    for (int s = 0; s < cfg->game->players; s++)
+        n += (size_t)snprintf(p1 + n, n < len ? len - n : 0, "%s%s", s ? "," : "", cfg->engines[seat_engine[s]].name);
+    snprintf(p2, len, "-");
 }
 
 static void print_progress(shared_t *sh, int index, const game_result_t *r)
 {
     const match_cfg_t *cfg = sh->cfg;
     elo_estimate_t e = stats_elo(sh->sum.wdl);
+    char p1[200], p2[200], res[16];
+    seat_names(cfg, index, p1, p2, sizeof p1);
+    result_text(cfg, index, r, res, sizeof res);
     fprintf(sh->out, "game %d/%d %s vs %s: %s (%s) | %s: W %d D %d L %d, score %.3f, Elo %+.1f [%+.1f, %+.1f]\n",
-            sh->sum.games_played, sh->total_games, cfg->engines[team_engine(index, 0)].name,
-            cfg->engines[team_engine(index, 1)].name, result_text(r), r->reason, cfg->engines[0].name,
-            sh->sum.wdl.wins, sh->sum.wdl.draws, sh->sum.wdl.losses, e.score, e.elo, e.elo_low, e.elo_high);
+            sh->sum.games_played, sh->total_games, p1, p2, res, r->reason, cfg->engines[0].name, sh->sum.wdl.wins,
+            sh->sum.wdl.draws, sh->sum.wdl.losses, e.score, e.elo, e.elo_low, e.elo_high);
     fflush(sh->out);
 }
 
-/* The games file names the engine of each team: player 1's team first. */
 static void write_game(shared_t *sh, worker_t *w, int index, const game_result_t *r)
 {
     if (!sh->games_file)
         return;
-    const char *opening = sh->openings[(index / 2) % sh->n_openings];
-    fprintf(sh->games_file, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", index + 1, sh->cfg->game->name,
-            sh->cfg->engines[team_engine(index, 0)].name, sh->cfg->engines[team_engine(index, 1)].name,
-            result_text(r), r->reason, opening, w->text);
+    char p1[200], p2[200], res[16];
+    seat_names(sh->cfg, index, p1, p2, sizeof p1);
+    result_text(sh->cfg, index, r, res, sizeof res);
+    fprintf(sh->games_file, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", index + 1, sh->cfg->game->name, p1, p2, res, r->reason,
+            opening_of(sh, index), w->text);
     fflush(sh->games_file);
+}
+
+/* Wins per engine and seat, and engine 0's results per seating pattern. */
+static void tally_seats(match_summary_t *sum, const match_cfg_t *cfg, int index, const game_result_t *r)
+{
+    int seat_engine[MAX_PLAYERS];
+    seat_engines(cfg, index, seat_engine);
+    for (int s = 0; s < cfg->game->players; s++) {
+        sum->seat_games[seat_engine[s]][s]++;
+        if (r->winner_seat == s)
+            sum->seat_wins[seat_engine[s]][s]++;
+    }
+    if (free_for_all(cfg)) {
+        wdl_t *p = &sum->pattern_wdl[index % group_size(cfg) / cfg->game->players];
+        if (r->winner_engine == 0) p->wins++;
+        else if (r->winner_engine == 1) p->losses++;
+        else p->draws++;
+    }
 }
 
 /* Counts how the game ended, and the passes and skipped turns on the way
@@ -412,7 +526,7 @@ static void tally_ending(match_summary_t *sum, const record_t *rec, int from_ply
  * and the SPRT. Called with the lock held. */
 static void book(shared_t *sh, worker_t *w, int index, const game_result_t *r)
 {
-    int winner_engine = r->winner_team < 0 ? -1 : team_engine(index, r->winner_team);
+    int winner_engine = r->winner_engine;
     signed char s = winner_engine < 0 ? 0 : winner_engine == 0 ? 1 : -1;
     sh->score[index] = s;
     match_summary_t *sum = &sh->sum;
@@ -427,11 +541,13 @@ static void book(shared_t *sh, worker_t *w, int index, const game_result_t *r)
         counter[r->loser_engine]++;
     }
     tally_ending(sum, w->opening_plies >= 0 ? &w->rec : NULL, w->opening_plies, r);
+    tally_seats(sum, sh->cfg, index, r);
     write_game(sh, w, index, r);
     if (!sh->cfg->quiet)
         print_progress(sh, index, r);
+    /* Pairs (pentanomial, SPRT) exist where a group is two games. */
     int mate = index ^ 1;
-    if (sh->score[mate] != 2) {
+    if (group_size(sh->cfg) == 2 && sh->score[mate] != 2) {
         sum->penta.n[s + sh->score[mate] + 2]++;
         if (sh->cfg->sprt_on) {
             double lo, hi;
@@ -473,7 +589,8 @@ bool match_run(const match_cfg_t *cfg, FILE *out, match_summary_t *sum)
     memset(&sh, 0, sizeof sh);
     sh.cfg = cfg;
     sh.out = out;
-    sh.total_games = cfg->games + (cfg->games & 1);
+    int group = group_size(cfg);
+    sh.total_games = (cfg->games + group - 1) / group * group;
     pthread_mutex_init(&sh.lock, NULL);
     bool ok = false;
     int n_workers = cfg->concurrency > 0 ? cfg->concurrency : 1;
@@ -517,8 +634,9 @@ void match_print_summary(const match_cfg_t *cfg, const match_summary_t *sum, FIL
     fprintf(out, "Elo difference: %+.1f, 95%% interval [%+.1f, %+.1f]\n", e.elo, e.elo_low, e.elo_high);
     fprintf(out, "LOS: %.1f%%\n", 100.0 * e.los);
     fprintf(out, "Draw ratio: %.1f%%\n", 100.0 * e.draw_ratio);
-    fprintf(out, "Pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2): %d %d %d %d %d\n", sum->penta.n[0],
-            sum->penta.n[1], sum->penta.n[2], sum->penta.n[3], sum->penta.n[4]);
+    if (group_size(cfg) == 2)
+        fprintf(out, "Pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2): %d %d %d %d %d\n", sum->penta.n[0],
+                sum->penta.n[1], sum->penta.n[2], sum->penta.n[3], sum->penta.n[4]);
     if (cfg->sprt_on) {
         double lo, hi;
         stats_sprt_bounds(&cfg->sprt, &lo, &hi);
@@ -535,4 +653,22 @@ void match_print_summary(const match_cfg_t *cfg, const match_summary_t *sum, FIL
     fprintf(out, "\n");
     if (cfg->game->players > 2)
         fprintf(out, "Passes: %d; games in which a player was out: %d\n", sum->passes, sum->games_with_players_out);
+    for (int seat = 0; seat < cfg->game->players; seat++) {
+        fprintf(out, "Seat p%d:", seat + 1);
+        for (int k = 0; k < 2; k++)
+            fprintf(out, "%s %s won %d of %d", k ? "," : "", cfg->engines[k].name, sum->seat_wins[k][seat],
+                    sum->seat_games[k][seat]);
+        fprintf(out, "\n");
+    }
+    if (free_for_all(cfg))
+        for (int k = 0; k < cfg->n_seatings; k++) {
+            wdl_t p = sum->pattern_wdl[k];
+            int seats_a = 0;
+            for (const char *c = cfg->seating[k]; *c; c++)
+                seats_a += *c == 'A';
+            elo_estimate_t pe = stats_elo(p);
+            fprintf(out, "Seating %s (%d %s against %d %s, rotated): %s won %d, lost %d, drew %d; score %.3f [%.3f, %.3f]\n",
+                    cfg->seating[k], seats_a, cfg->engines[0].name, cfg->game->players - seats_a, cfg->engines[1].name,
+                    cfg->engines[0].name, p.wins, p.losses, p.draws, pe.score, pe.score_low, pe.score_high);
+        }
 }

@@ -2,10 +2,12 @@
  * match.h: engine-against-engine matches, refereed with the engine library's
  * own rules.
  *
- * Two engines play, one per team: in the team games of Brax every seat of a
- * team runs its own process of that team's engine, so one engine's
- * partners never share a search. Each opening is played twice with the
- * teams swapped.
+ * Two engines play. In two-team games each plays a team, every seat of a
+ * team running its own process of that team's engine, and each opening is
+ * played twice with the teams swapped. In free-for-all games (Jinxx for 3
+ * and 4) seating patterns say which engine sits where, each rotated through
+ * every seat. The runner rolls the dice, from a generator seeded per group
+ * of games, so every seating of a group meets the same rolls.
  */
 #ifndef DENHAM_MATCH_H
 #define DENHAM_MATCH_H
@@ -36,10 +38,16 @@ typedef struct engine_cfg {
     limit_t limit;
 } engine_cfg_t;
 
+#define MATCH_MAX_SEATINGS 8
+
 typedef struct match_cfg {
     const game_t *game;
     engine_cfg_t engines[2];
-    int games;            /* rounded up to an even number: openings are played twice */
+    int games;            /* rounded up to whole groups (see match.c): two games in two-team games */
+    /* Free-for-all games: seating patterns (A engine 0, B engine 1, one
+     * letter per seat), each played rotated through every seat. */
+    int n_seatings;
+    char seating[MATCH_MAX_SEATINGS][MAX_PLAYERS + 1];
     int concurrency;
     int max_plies;        /* 0: no limit; else a draw by adjudication */
     int random_plies;     /* openings: this many random legal plies ... */
@@ -69,6 +77,8 @@ typedef struct match_summary {
     int ending_count[MATCH_MAX_ENDINGS];
     int passes;                 /* pass moves played (team games) */
     int games_with_players_out; /* games in which a player lost all its men */
+    int seat_games[2][MAX_PLAYERS], seat_wins[2][MAX_PLAYERS]; /* [engine][seat] */
+    wdl_t pattern_wdl[MATCH_MAX_SEATINGS]; /* engine 0's, per seating pattern */
 } match_summary_t;
 
 /* Plays the match, printing progress to out; false on a setup error

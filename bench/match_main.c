@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../engine/core/game.h"
 #include "../engine/core/variants.h"
 #include "match.h"
 
@@ -27,7 +28,11 @@ static void usage(void)
             "  --games-file PATH       one line per game (index, variant, p1, p2, result, reason,\n"
             "                          opening, position command)\n"
             "  --log PATH              append the engines' stderr here (default: discarded)\n"
-            "  --sprt ELO0 ELO1 ALPHA BETA   stop when the SPRT decides\n"
+            "  --sprt ELO0 ELO1 ALPHA BETA   stop when the SPRT decides (two-team games)\n"
+            "  --seating P[,P...]      free-for-all games: who sits where, one letter per seat\n"
+            "                          (A the first engine, B the second), each pattern rotated\n"
+            "                          through every seat with the same dice; default: ABB,BAA\n"
+            "                          for 3 players, ABBB,BAAA,AABB,ABAB for 4\n"
             "  --quiet                 no progress line per game\n");
 }
 
@@ -99,6 +104,40 @@ static int parse_engine(int argc, char **argv, int i, engine_cfg_t *e, bool *has
     return i;
 }
 
+/* Reads the seating patterns of a free-for-all game (or sets the
+ * default); false, with a message, for patterns that do not fit. */
+static bool set_seating(match_cfg_t *cfg, const char *text)
+{
+    int n = cfg->game->players;
+    bool ffa = game_teams(cfg->game) > 2;
+    if (!ffa) {
+        if (text)
+            fprintf(stderr, "denham-match: --seating is for free-for-all games (jinxx-3p, jinxx-4p)\n");
+        return !text;
+    }
+    if (!text)
+        text = n == 3 ? "ABB,BAA" : "ABBB,BAAA,AABB,ABAB";
+    cfg->n_seatings = 0;
+    for (const char *c = text; *c;) {
+        size_t len = strcspn(c, ",");
+        bool ok = len == (size_t)n && cfg->n_seatings < MATCH_MAX_SEATINGS && strspn(c, "AB") >= len;
+        if (!ok) {
+            fprintf(stderr, "denham-match: bad --seating: each pattern is %d letters A or B, at most %d patterns\n", n,
+                    MATCH_MAX_SEATINGS);
+            return false;
+        }
+        snprintf(cfg->seating[cfg->n_seatings++], sizeof cfg->seating[0], "%.*s", (int)len, c);
+        c += len;
+        if (*c == ',')
+            c++;
+    }
+    if (cfg->sprt_on) {
+        fprintf(stderr, "denham-match: --sprt needs two-team games (pairs of games)\n");
+        return false;
+    }
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     signal(SIGPIPE, SIG_IGN); /* a dead engine's pipe is an error return, not a signal */
@@ -113,6 +152,7 @@ int main(int argc, char **argv)
     cfg.time_margin_ms = 50;
     cfg.hang_ms = 10000;
     int n_engines = 0;
+    const char *seating = NULL;
     bool has_limit[2] = {false, false}, has_each = false;
     limit_t each = {LIMIT_DEPTH, 0, 0};
     for (int i = 1; i < argc;) {
@@ -167,6 +207,8 @@ int main(int argc, char **argv)
             cfg.hang_ms = v;
         } else if (strcmp(a, "--games-file") == 0 && one) {
             cfg.games_path = argv[i + 1];
+        } else if (strcmp(a, "--seating") == 0 && one) {
+            seating = argv[i + 1];
         } else if (strcmp(a, "--log") == 0 && one) {
             cfg.log_path = argv[i + 1];
         } else if (strcmp(a, "--sprt") == 0 && i + 4 < argc) {
@@ -197,6 +239,8 @@ int main(int argc, char **argv)
         usage();
         return 2;
     }
+    if (!set_seating(&cfg, seating))
+        return 2;
     for (int e = 0; e < 2; e++) {
         if (!has_limit[e] && !has_each) {
             fprintf(stderr, "denham-match: %s has no limit (depth=, nodes=, movetime=, tc= or --each)\n",

@@ -18,7 +18,7 @@ double stats_score_of_elo(double elo) { return 1.0 / (1.0 + pow(10.0, -elo / 400
 
 elo_estimate_t stats_elo(wdl_t r)
 {
-    elo_estimate_t e = {0.5, 0.0, 0.0, 0.0, 0.5, 0.0};
+    elo_estimate_t e = {0.5, 0.0, 0.0, 0.0, 0.5, 0.0, 0.5, 0.5};
     int n = r.wins + r.draws + r.losses;
     if (n == 0)
         return e;
@@ -30,6 +30,8 @@ elo_estimate_t stats_elo(wdl_t r)
     e.elo = stats_elo_of_score(s);
     e.elo_low = stats_elo_of_score(s - Z95 * se);
     e.elo_high = stats_elo_of_score(s + Z95 * se);
+    e.score_low = s - Z95 * se;
+    e.score_high = s + Z95 * se;
     e.draw_ratio = d;
     int decisive = r.wins + r.losses;
     e.los = decisive ? 0.5 * (1.0 + erf((double)(r.wins - r.losses) / sqrt(2.0 * decisive))) : 0.5;

@@ -25,6 +25,8 @@ typedef struct elo_estimate {
     double elo_high;
     double los;        /* likelihood of superiority, 0..1 */
     double draw_ratio; /* 0..1 */
+    double score_low;  /* the 95% interval of the score itself */
+    double score_high;
 } elo_estimate_t;
 
 double stats_elo_of_score(double score);

@@ -10,6 +10,7 @@
 #include "../engine/core/record.h"
 #include "../engine/games/brandubh.h"
 #include "../engine/games/brax.h"
+#include "../engine/games/jinxx.h"
 #include "helpers.h"
 
 /* 60-20-20 of 100: s = 0.7, Elo = -400 log10(1/0.7 - 1) = 147.19.
@@ -252,6 +253,59 @@ START_TEST(team_games_seat_a_process_per_player)
 }
 END_TEST
 
+/* Free-for-all games with dice: each seating pattern is rotated through
+ * every seat, every game of a group meets the same rolls, the games file
+ * names every seat's engine and replays to the recorded result, and the
+ * summary reports seats and seatings. */
+START_TEST(dice_and_seatings)
+{
+    const char *out = shell("./denham-match --variant jinxx-3p --engine name=d2 cmd=./denham depth=2 --engine name=rnd "
+                            "cmd=./denham option.Strength=random depth=1 --games 12 --openings random:0 "
+                            "--concurrency 2 --games-file build/test_match_dice.txt --quiet 2>&1");
+    ck_assert_msg(strstr(out, "Seating ABB (1 d2 against 2 rnd, rotated): d2 won "), "%s", out);
+    ck_assert_msg(strstr(out, "Seating BAA (2 d2 against 1 rnd, rotated): d2 won "), "%s", out);
+    ck_assert_msg(strstr(out, "Seat p3: d2 won "), "%s", out);
+    ck_assert(!strstr(out, "Pentanomial"));
+    FILE *f = fopen("build/test_match_dice.txt", "r");
+    ck_assert_ptr_nonnull(f);
+    static char line[16384];
+    static char first_roll[16][8], seats[16][64];
+    int games = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *field[8];
+        int k = 0;
+        for (char *t = strtok(line, "\t\n"); t && k < 8; t = strtok(NULL, "\t\n"))
+            field[k++] = t;
+        ck_assert_int_eq(k, 8);
+        int i = atoi(field[0]) - 1;
+        ck_assert(i >= 0 && i < 12);
+        snprintf(seats[i], sizeof seats[i], "%s", field[2]);
+        ck_assert_str_eq(field[3], "-");
+        static record_t r;
+        char err[300];
+        ck_assert_msg(record_setup(&r, &jinxx_3p, field[7], err, sizeof err), "%s", err);
+        outcome_t o = record_outcome(&r);
+        char want[16];
+        if (o.kind == OUTCOME_WIN)
+            snprintf(want, sizeof want, "p%dwin", player_first(o.players) + 1);
+        else
+            snprintf(want, sizeof want, "draw");
+        ck_assert_str_eq(field[4], want);
+        ck_assert(strncmp(field[7], "startpos moves ", 15) == 0);
+        sscanf(field[7] + 15, "%7s", first_roll[i]);
+        games++;
+    }
+    fclose(f);
+    ck_assert_int_eq(games, 12);
+    for (int i = 0; i < 12; i++)
+        ck_assert_str_eq(first_roll[i], first_roll[i / 6 * 6]); /* one set of dice per group */
+    ck_assert_str_eq(seats[0], "d2,rnd,rnd");
+    ck_assert_str_eq(seats[1], "rnd,d2,rnd");
+    ck_assert_str_eq(seats[2], "rnd,rnd,d2");
+    ck_assert_str_eq(seats[3], "rnd,d2,d2");
+}
+END_TEST
+
 Suite *suite_match(void)
 {
     Suite *s = suite_create("match");
@@ -268,6 +322,7 @@ Suite *suite_match(void)
     tcase_add_test(runs, crash_loses);
     tcase_add_test(runs, hang_loses_on_time);
     tcase_add_test(runs, team_games_seat_a_process_per_player);
+    tcase_add_test(runs, dice_and_seatings);
     suite_add_tcase(s, runs);
     return s;
 }
