@@ -29,10 +29,12 @@ uint64_t perft(const game_t *g, position_t *pos, int depth)
 {
     if (depth <= 0)
         return 1;
-    move_t rolls[MAX_MOVES];
-    int r = chance_rolls(g, pos, rolls);
-    if (r > 0)
-        return perft_rolls(g, pos, depth, r, rolls);
+    if (g->chance_outcomes) { /* deterministic games skip even the call */
+        move_t rolls[MAX_MOVES];
+        int r = chance_rolls(g, pos, rolls);
+        if (r > 0)
+            return perft_rolls(g, pos, depth, r, rolls);
+    }
     if (depth == 1)
         return (uint64_t)g->count_moves(pos);
     move_t moves[MAX_MOVES];
