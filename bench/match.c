@@ -37,7 +37,7 @@ static void seat_engines(const match_cfg_t *cfg, int index, int *seat_engine)
     for (int s = 0; s < n; s++) {
         if (free_for_all(cfg)) {
             const char *pattern = cfg->seating[k / n];
-            seat_engine[s] = pattern[(s - k % n + n) % n] == 'A' ? 0 : 1;
+            seat_engine[s] = pattern[(s - k % n + n) % n] - 'A';
         } else {
             seat_engine[s] = team_engine(index, g->team_of[s]);
         }
@@ -79,7 +79,7 @@ typedef struct shared {
 
 typedef struct worker {
     shared_t *sh;
-    eproc_t eng[2][MAX_PLAYERS]; /* [engine][slot] */
+    eproc_t eng[MATCH_MAX_ENGINES][MAX_PLAYERS]; /* [engine][slot] */
     record_t rec;
     int opening_plies; /* -1 until the opening is set up */
     char line[EPROC_LINE_MAX];
@@ -205,11 +205,11 @@ static bool engine_up(worker_t *w, int e, int slot)
 
 /* ---- one game ---- */
 
-static void forfeit(game_result_t *r, const game_t *g, int seat_of_loser, int engine, int kind, const char *why)
+/* The offender loses: with two engines the other one wins; among more,
+ * nobody does. */
+static void forfeit(game_result_t *r, const match_cfg_t *cfg, int engine, int kind, const char *why)
 {
-    (void)g;
-    (void)seat_of_loser;
-    r->winner_engine = 1 - engine;
+    r->winner_engine = cfg->n_engines == 2 ? 1 - engine : -1;
     r->winner_seat = -1;
     r->loser_engine = engine;
     r->forfeit = kind;
@@ -284,16 +284,16 @@ static bool ask_move(worker_t *w, const int *seat_engine, long long *clock, int 
     long long used = timeman_now_ms() - start;
     if (got == EPROC_EOF) {
         eproc_kill(p);
-        forfeit(r, cfg->game, seat, e, 3, "crash (engine died)");
+        forfeit(r, cfg, e, 3, "crash (engine died)");
         return false;
     }
     if (got == EPROC_TIMEOUT) {
         eproc_kill(p);
-        forfeit(r, cfg->game, seat, e, 1, "time forfeit (no answer, engine killed)");
+        forfeit(r, cfg, e, 1, "time forfeit (no answer, engine killed)");
         return false;
     }
     if (allowed >= 0 && used > allowed) {
-        forfeit(r, cfg->game, seat, e, 1, "time forfeit");
+        forfeit(r, cfg, e, 1, "time forfeit");
         return false;
     }
     if (l->kind == LIMIT_CLOCK)
@@ -304,7 +304,7 @@ static bool ask_move(worker_t *w, const int *seat_engine, long long *clock, int 
     if (*move == MOVE_NONE) {
         char why[96];
         snprintf(why, sizeof why, "illegal move '%.60s'", text);
-        forfeit(r, cfg->game, seat, e, 2, why);
+        forfeit(r, cfg, e, 2, why);
         return false;
     }
     return true;
@@ -369,7 +369,7 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
         up = up && eproc_send(&w->eng[e][slot], "uginewgame") && engine_ready(w, e, slot);
         if (!up) {
             eproc_kill(&w->eng[e][slot]);
-            forfeit(r, g, s, e, 3, "crash (engine failed to start)");
+            forfeit(r, cfg, e, 3, "crash (engine failed to start)");
             return;
         }
     }
@@ -484,6 +484,8 @@ static void tally_seats(match_summary_t *sum, const match_cfg_t *cfg, int index,
         if (r->winner_seat == s)
             sum->seat_wins[seat_engine[s]][s]++;
     }
+    if (r->winner_engine >= 0)
+        sum->engine_wins[r->winner_engine]++;
     if (free_for_all(cfg)) {
         wdl_t *p = &sum->pattern_wdl[index % group_size(cfg) / cfg->game->players];
         if (r->winner_engine == 0) p->wins++;
@@ -577,7 +579,7 @@ static void *worker_main(void *arg)
         book(sh, w, index, &r);
         pthread_mutex_unlock(&sh->lock);
     }
-    for (int e = 0; e < 2; e++)
+    for (int e = 0; e < MATCH_MAX_ENGINES; e++)
         for (int k = 0; k < MAX_PLAYERS; k++)
             eproc_stop(&w->eng[e][k], 1000);
     return NULL;
@@ -625,11 +627,11 @@ done:
     return ok;
 }
 
-void match_print_summary(const match_cfg_t *cfg, const match_summary_t *sum, FILE *out)
+/* Two engines: W/D/L, Elo and the rest, from the first engine's view. */
+static void print_pairwise(const match_cfg_t *cfg, const match_summary_t *sum, FILE *out)
 {
     elo_estimate_t e = stats_elo(sum->wdl);
-    const char *a = cfg->engines[0].name, *b = cfg->engines[1].name;
-    fprintf(out, "\nMatch %s vs %s, %s, %d games\n", a, b, cfg->game->name, sum->games_played);
+    const char *a = cfg->engines[0].name;
     fprintf(out, "W-D-L (%s): %d-%d-%d, score %.3f\n", a, sum->wdl.wins, sum->wdl.draws, sum->wdl.losses, e.score);
     fprintf(out, "Elo difference: %+.1f, 95%% interval [%+.1f, %+.1f]\n", e.elo, e.elo_low, e.elo_high);
     fprintf(out, "LOS: %.1f%%\n", 100.0 * e.los);
@@ -644,7 +646,37 @@ void match_print_summary(const match_cfg_t *cfg, const match_summary_t *sum, FIL
                 cfg->sprt.elo0, cfg->sprt.elo1, cfg->sprt.alpha, cfg->sprt.beta, sum->llr, lo, hi,
                 sum->sprt_decision > 0 ? "H1 accepted" : sum->sprt_decision < 0 ? "H0 accepted" : "no decision");
     }
-    for (int i = 0; i < 2; i++)
+}
+
+/* Each engine's games won against the share of seats it held, which is
+ * what it would win were all engines equal. */
+static void print_shares(const match_cfg_t *cfg, const match_summary_t *sum, FILE *out)
+{
+    int seats_total = 0, seats[MATCH_MAX_ENGINES] = {0};
+    for (int e = 0; e < cfg->n_engines; e++)
+        for (int s = 0; s < cfg->game->players; s++) {
+            seats[e] += sum->seat_games[e][s];
+            seats_total += sum->seat_games[e][s];
+        }
+    int n = sum->games_played;
+    for (int e = 0; e < cfg->n_engines; e++) {
+        double p = n ? (double)sum->engine_wins[e] / n : 0.0, se = n ? sqrt(p * (1.0 - p) / n) : 0.0;
+        fprintf(out, "%s won %d of %d games: %.3f +- %.3f (95%%), equal strength %.3f\n", cfg->engines[e].name,
+                sum->engine_wins[e], n, p, 1.959964 * se, seats_total ? (double)seats[e] / seats_total : 0.0);
+    }
+}
+
+void match_print_summary(const match_cfg_t *cfg, const match_summary_t *sum, FILE *out)
+{
+    fprintf(out, "\nMatch");
+    for (int e = 0; e < cfg->n_engines; e++)
+        fprintf(out, "%s %s", e ? " vs" : "", cfg->engines[e].name);
+    fprintf(out, ", %s, %d games\n", cfg->game->name, sum->games_played);
+    if (cfg->n_engines == 2)
+        print_pairwise(cfg, sum, out);
+    if (free_for_all(cfg))
+        print_shares(cfg, sum, out);
+    for (int i = 0; i < cfg->n_engines; i++)
         fprintf(out, "Forfeits by %s: time %d, illegal move %d, crash %d\n", cfg->engines[i].name,
                 sum->time_losses[i], sum->illegal_losses[i], sum->crash_losses[i]);
     fprintf(out, "Endings:");
@@ -655,12 +687,12 @@ void match_print_summary(const match_cfg_t *cfg, const match_summary_t *sum, FIL
         fprintf(out, "Passes: %d; games in which a player was out: %d\n", sum->passes, sum->games_with_players_out);
     for (int seat = 0; seat < cfg->game->players; seat++) {
         fprintf(out, "Seat p%d:", seat + 1);
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < cfg->n_engines; k++)
             fprintf(out, "%s %s won %d of %d", k ? "," : "", cfg->engines[k].name, sum->seat_wins[k][seat],
                     sum->seat_games[k][seat]);
         fprintf(out, "\n");
     }
-    if (free_for_all(cfg))
+    if (free_for_all(cfg) && cfg->n_engines == 2)
         for (int k = 0; k < cfg->n_seatings; k++) {
             wdl_t p = sum->pattern_wdl[k];
             int seats_a = 0;

@@ -39,13 +39,16 @@ typedef struct engine_cfg {
 } engine_cfg_t;
 
 #define MATCH_MAX_SEATINGS 8
+#define MATCH_MAX_ENGINES MAX_PLAYERS
 
 typedef struct match_cfg {
     const game_t *game;
-    engine_cfg_t engines[2];
+    engine_cfg_t engines[MATCH_MAX_ENGINES];
+    int n_engines;        /* 2, or up to one per seat in free-for-all games */
     int games;            /* rounded up to whole groups (see match.c): two games in two-team games */
-    /* Free-for-all games: seating patterns (A engine 0, B engine 1, one
-     * letter per seat), each played rotated through every seat. */
+    /* Free-for-all games: seating patterns (A the first engine, B the
+     * second ..., one letter per seat), each played rotated through every
+     * seat. */
     int n_seatings;
     char seating[MATCH_MAX_SEATINGS][MAX_PLAYERS + 1];
     int concurrency;
@@ -65,20 +68,21 @@ typedef struct match_cfg {
 #define MATCH_MAX_ENDINGS 16
 
 typedef struct match_summary {
-    wdl_t wdl; /* engines[0]'s view */
+    wdl_t wdl; /* engines[0]'s view (two engines) */
     penta_t penta;
     int games_played;
     double llr;
     int sprt_decision; /* 0 none, +1 H1 accepted, -1 H0 accepted */
-    int time_losses[2], illegal_losses[2], crash_losses[2];
+    int time_losses[MATCH_MAX_ENGINES], illegal_losses[MATCH_MAX_ENGINES], crash_losses[MATCH_MAX_ENGINES];
     /* How games ended: each distinct reason and its count. */
     int n_endings;
     char ending[MATCH_MAX_ENDINGS][96];
     int ending_count[MATCH_MAX_ENDINGS];
     int passes;                 /* pass moves played (team games) */
     int games_with_players_out; /* games in which a player lost all its men */
-    int seat_games[2][MAX_PLAYERS], seat_wins[2][MAX_PLAYERS]; /* [engine][seat] */
-    wdl_t pattern_wdl[MATCH_MAX_SEATINGS]; /* engine 0's, per seating pattern */
+    int seat_games[MATCH_MAX_ENGINES][MAX_PLAYERS], seat_wins[MATCH_MAX_ENGINES][MAX_PLAYERS]; /* [engine][seat] */
+    int engine_wins[MATCH_MAX_ENGINES];
+    wdl_t pattern_wdl[MATCH_MAX_SEATINGS]; /* engine 0's against engine 1, per seating pattern */
 } match_summary_t;
 
 /* Plays the match, printing progress to out; false on a setup error

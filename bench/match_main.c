@@ -13,6 +13,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: denham-match --engine name=A cmd=./denham [option.Hash=16] [LIMIT]\n"
             "                    --engine name=B cmd=./denham [LIMIT] [options]\n"
+            "       (up to four --engine in jinxx-3p and jinxx-4p, one per seat at most)\n"
             "LIMIT (per engine, or for both with --each): depth=N | nodes=N | movetime=MS | tc=SEC[+SEC]\n"
             "options:\n"
             "  --each LIMIT            the limit of every engine that names none\n"
@@ -30,9 +31,10 @@ static void usage(void)
             "  --log PATH              append the engines' stderr here (default: discarded)\n"
             "  --sprt ELO0 ELO1 ALPHA BETA   stop when the SPRT decides (two-team games)\n"
             "  --seating P[,P...]      free-for-all games: who sits where, one letter per seat\n"
-            "                          (A the first engine, B the second), each pattern rotated\n"
-            "                          through every seat with the same dice; default: ABB,BAA\n"
-            "                          for 3 players, ABBB,BAAA,AABB,ABAB for 4\n"
+            "                          (A the first engine, B the second ...), each pattern rotated\n"
+            "                          through every seat with the same dice; default for two\n"
+            "                          engines ABB,BAA (3 seats) or ABBB,BAAA,AABB,ABAB (4), for\n"
+            "                          one engine per seat ABC or ABCD\n"
             "  --quiet                 no progress line per game\n");
 }
 
@@ -115,22 +117,43 @@ static bool set_seating(match_cfg_t *cfg, const char *text)
             fprintf(stderr, "denham-match: --seating is for free-for-all games (jinxx-3p, jinxx-4p)\n");
         return !text;
     }
+    /* Defaults: balanced for two engines; one engine per seat otherwise. */
+    static const char *const defaults[MATCH_MAX_ENGINES + 1][MAX_PLAYERS + 1] = {
+        [2] = {[3] = "ABB,BAA", [4] = "ABBB,BAAA,AABB,ABAB"},
+        [3] = {[3] = "ABC"},
+        [4] = {[4] = "ABCD"},
+    };
     if (!text)
-        text = n == 3 ? "ABB,BAA" : "ABBB,BAAA,AABB,ABAB";
+        text = defaults[cfg->n_engines][n];
+    if (!text) {
+        fprintf(stderr, "denham-match: %d engines in %d seats need --seating\n", cfg->n_engines, n);
+        return false;
+    }
+    char letters[MATCH_MAX_ENGINES + 1] = "";
+    for (int e = 0; e < cfg->n_engines; e++)
+        letters[e] = (char)('A' + e);
+    bool used[MATCH_MAX_ENGINES] = {false};
     cfg->n_seatings = 0;
     for (const char *c = text; *c;) {
         size_t len = strcspn(c, ",");
-        bool ok = len == (size_t)n && cfg->n_seatings < MATCH_MAX_SEATINGS && strspn(c, "AB") >= len;
+        bool ok = len == (size_t)n && cfg->n_seatings < MATCH_MAX_SEATINGS && strspn(c, letters) >= len;
         if (!ok) {
-            fprintf(stderr, "denham-match: bad --seating: each pattern is %d letters A or B, at most %d patterns\n", n,
-                    MATCH_MAX_SEATINGS);
+            fprintf(stderr, "denham-match: bad --seating: each pattern is %d letters from %s, at most %d patterns\n",
+                    n, letters, MATCH_MAX_SEATINGS);
             return false;
         }
+        for (size_t k = 0; k < len; k++)
+            used[c[k] - 'A'] = true;
         snprintf(cfg->seating[cfg->n_seatings++], sizeof cfg->seating[0], "%.*s", (int)len, c);
         c += len;
         if (*c == ',')
             c++;
     }
+    for (int e = 0; e < cfg->n_engines; e++)
+        if (!used[e]) {
+            fprintf(stderr, "denham-match: --seating never seats %s\n", cfg->engines[e].name);
+            return false;
+        }
     if (cfg->sprt_on) {
         fprintf(stderr, "denham-match: --sprt needs two-team games (pairs of games)\n");
         return false;
@@ -153,14 +176,14 @@ int main(int argc, char **argv)
     cfg.hang_ms = 10000;
     int n_engines = 0;
     const char *seating = NULL;
-    bool has_limit[2] = {false, false}, has_each = false;
+    bool has_limit[MATCH_MAX_ENGINES] = {false}, has_each = false;
     limit_t each = {LIMIT_DEPTH, 0, 0};
     for (int i = 1; i < argc;) {
         const char *a = argv[i];
         long long v;
         if (strcmp(a, "--engine") == 0) {
-            if (n_engines == 2) {
-                fprintf(stderr, "denham-match: two engines at most\n");
+            if (n_engines == MATCH_MAX_ENGINES) {
+                fprintf(stderr, "denham-match: %d engines at most\n", MATCH_MAX_ENGINES);
                 return 2;
             }
             engine_cfg_t *e = &cfg.engines[n_engines];
@@ -235,13 +258,15 @@ int main(int argc, char **argv)
         }
         i += 2;
     }
-    if (n_engines != 2) {
+    cfg.n_engines = n_engines;
+    if (n_engines < 2 || (n_engines > 2 && game_teams(cfg.game) <= 2) || n_engines > cfg.game->players) {
+        fprintf(stderr, "denham-match: two engines, or in a free-for-all game up to one per seat\n");
         usage();
         return 2;
     }
     if (!set_seating(&cfg, seating))
         return 2;
-    for (int e = 0; e < 2; e++) {
+    for (int e = 0; e < n_engines; e++) {
         if (!has_limit[e] && !has_each) {
             fprintf(stderr, "denham-match: %s has no limit (depth=, nodes=, movetime=, tc= or --each)\n",
                     cfg.engines[e].name);

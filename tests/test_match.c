@@ -306,6 +306,36 @@ START_TEST(dice_and_seatings)
 }
 END_TEST
 
+/* Three different engines in jinxx-3p: each rotated through every seat
+ * (ABC), each engine's wins reported against its equal share; with two
+ * engines the pairwise Elo lines go away, and more engines than seats, or
+ * than two in a two-team game, are refused. */
+START_TEST(three_engines_one_per_seat)
+{
+    const char *out = shell("./denham-match --variant jinxx-3p --engine name=a cmd=./denham depth=2 --engine name=b "
+                            "cmd=./denham depth=1 --engine name=c cmd=./denham option.Strength=random depth=1 "
+                            "--games 6 --openings random:0 --quiet 2>&1");
+    ck_assert_msg(strstr(out, "Match a vs b vs c, jinxx-3p, 6 games"), "%s", out);
+    for (int seat = 1; seat <= 3; seat++) {
+        char want[80];
+        snprintf(want, sizeof want, "Seat p%d: a won ", seat);
+        const char *l = strstr(out, want);
+        ck_assert_msg(l, "%s", out);
+        int wins[3], games[3];
+        ck_assert_int_eq(sscanf(l + strlen(want), "%d of %d, b won %d of %d, c won %d of %d", &wins[0], &games[0],
+                                &wins[1], &games[1], &wins[2], &games[2]),
+                         6);
+        for (int e = 0; e < 3; e++)
+            ck_assert_int_eq(games[e], 2);
+    }
+    ck_assert(strstr(out, "equal strength 0.333"));
+    ck_assert(!strstr(out, "Elo difference"));
+    out = shell("./denham-match --variant brax --engine cmd=./denham --engine cmd=./denham --engine cmd=./denham "
+                "--each depth=1 2>&1; echo exit=$?");
+    ck_assert_msg(strstr(out, "up to one per seat") && strstr(out, "exit=2"), "%s", out);
+}
+END_TEST
+
 Suite *suite_match(void)
 {
     Suite *s = suite_create("match");
@@ -323,6 +353,7 @@ Suite *suite_match(void)
     tcase_add_test(runs, hang_loses_on_time);
     tcase_add_test(runs, team_games_seat_a_process_per_player);
     tcase_add_test(runs, dice_and_seatings);
+    tcase_add_test(runs, three_engines_one_per_seat);
     suite_add_tcase(s, runs);
     return s;
 }
