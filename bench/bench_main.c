@@ -73,12 +73,15 @@ static uint64_t perft_made(const game_t *g, position_t *pos, int depth)
     if (depth == 0)
         return 1;
     move_t moves[MAX_MOVES];
-    int n = g->gen_moves(pos, moves);
+    int weights[MAX_MOVES];
+    /* A roll of the die is no ply (shared/rules/README.md). */
+    int rolls = g->chance_outcomes ? g->chance_outcomes(pos, moves, weights) : 0;
+    int n = rolls > 0 ? rolls : g->gen_moves(pos, moves);
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
         undo_t u;
         g->make(pos, moves[i], &u);
-        total += perft_made(g, pos, depth - 1);
+        total += perft_made(g, pos, rolls > 0 ? depth : depth - 1);
         g->unmake(pos, moves[i], &u);
     }
     return total;
@@ -128,13 +131,15 @@ int main(int argc, char **argv)
     if (!s)
         return 1;
     /* Depths at which each perft takes a second or more. */
-    const char *games[] = {"brandubh", "brandubh-v2", "brax", "brax-easy", "bolix"};
-    const int depths[] = {5, 5, 6, 6, 4};
-    for (int i = 0; i < 5; i++) {
+    const char *games[] = {"brandubh", "brandubh-v2", "brax",  "brax-easy", "brax-3p",
+                           "brax-4p",  "bolix",       "jinxx", "jinxx-3p",  "jinxx-4p"};
+    const int depths[] = {5, 5, 6, 6, 6, 7, 4, 5, 5, 5};
+    enum { GAMES = sizeof games / sizeof games[0] };
+    for (int i = 0; i < GAMES; i++) {
         perft_speed(variants_find(games[i]), depths[i], true);
         perft_speed(variants_find(games[i]), depths[i], false);
     }
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < GAMES; i++)
         search_speed(variants_find(games[i]), s);
     searcher_free(s);
     return 0;

@@ -1038,13 +1038,18 @@ static const char *const bench_fens[] = {
     NULL,
 };
 
+/* The starts and the perft suite's mid-game positions (bench/perft.txt). */
 static const char *const bench_fens_3p[] = {
     "2bbbbb2/9/9/9/9/9/9/9/1rrr1RRR1 r - - - 0",
+    "9/2b1b4/3b5/4r4/9/9/2R6/9/1r3R3 b1 - - d7 2",
+    "9/2b6/3b1b3/3R5/9/9/9/9/5R3 b2 r R - 0",
     NULL,
 };
 
 static const char *const bench_fens_4p[] = {
     "3RRR3/9/9/b7B/b7B/b7B/9/9/3rrr3 r - - - 0",
+    "9/3R5/4B4/2br5/3B5/9/2b6/4R4/3r5 b r r - 0",
+    "9/3R5/4B4/4r4/3B5/9/9/4R4/3r5 R - - - 3",
     NULL,
 };
 
