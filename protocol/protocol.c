@@ -31,14 +31,7 @@ static const char *const multiplayer_names[] = {[MULTI_PARANOID] = "paranoid", [
 static const char *const chance_names[] = {
     [CHANCE_EXPECTIMAX] = "expectimax", [CHANCE_STAR1] = "star1", [CHANCE_STAR2] = "star2"};
 
-/* The index of value in names[0..n), or -1. */
-static int name_index(const char *const *names, int n, const char *value)
-{
-    for (int i = 0; i < n; i++)
-        if (strcasecmp(names[i], value) == 0)
-            return i;
-    return -1;
-}
+
 
 typedef struct engine {
     FILE *out;
@@ -215,6 +208,21 @@ static void reset_game(engine_t *e)
     record_init(e->rec, e->game, &start);
 }
 
+/* The index of value among a combo option's n names; -1, with one error
+ * line listing them, when it is none of them. */
+static int combo_value(engine_t *e, const char *option, const char *const *names, int n, const char *value)
+{
+    for (int i = 0; i < n; i++)
+        if (strcasecmp(names[i], value) == 0)
+            return i;
+    char list[128];
+    size_t len = 0;
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", names[i]);
+    ERROR(e, "%s must be one of %s", option, list);
+    return -1;
+}
+
 /* setoption name <name...> [value <value...>] */
 static void cmd_setoption(engine_t *e, const tokens_t *tk)
 {
@@ -255,19 +263,13 @@ static void cmd_setoption(engine_t *e, const tokens_t *tk)
     } else if (strcasecmp(name, "Clear Hash") == 0) {
         searcher_clear(e->searcher);
     } else if (strcasecmp(name, "MultiplayerSearch") == 0) {
-        int i = name_index(multiplayer_names, 2, value);
-        if (i < 0) {
-            ERROR(e, "MultiplayerSearch must be paranoid or brs");
-            return;
-        }
-        e->multiplayer = (multiplayer_t)i;
+        int i = combo_value(e, name, multiplayer_names, 2, value);
+        if (i >= 0)
+            e->multiplayer = (multiplayer_t)i;
     } else if (strcasecmp(name, "ChancePruning") == 0) {
-        int i = name_index(chance_names, 3, value);
-        if (i < 0) {
-            ERROR(e, "ChancePruning must be star2, star1 or expectimax");
-            return;
-        }
-        e->chance_pruning = (chance_pruning_t)i;
+        int i = combo_value(e, name, chance_names, 3, value);
+        if (i >= 0)
+            e->chance_pruning = (chance_pruning_t)i;
     } else if (strcasecmp(name, "Strength") == 0) {
         if (strcasecmp(value, "full") != 0 && strcasecmp(value, "random") != 0) {
             ERROR(e, "Strength must be full or random");

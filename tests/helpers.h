@@ -28,6 +28,11 @@ void play_checked(const game_t *g, position_t *pos, move_t m);
 void assert_matches_fen(const game_t *g, const position_t *pos, const char *ref_fen);
 /* The FEN of pos. */
 const char *fen_of(const game_t *g, const position_t *pos);
+/* The legal moves of fen as one sorted, space-separated string (static). */
+const char *legal_moves_of(const game_t *g, const char *fen);
+/* The FEN after playing `moves` (space-separated) from fen, failing the
+ * test on an illegal move (static). */
+const char *fen_after(const game_t *g, const char *fen, const char *moves);
 
 Suite *suite_core(void);
 Suite *suite_brandubh(void);

@@ -33,38 +33,6 @@ static uint64_t ref_perft(const ref_team_t *b, int depth)
     return total;
 }
 
-/* The legal moves of fen as one sorted, space-separated string. */
-static const char *legal(const game_t *g, const char *fen)
-{
-    static char out[4096];
-    position_t pos;
-    load_fen(g, &pos, fen);
-    move_t moves[MAX_MOVES];
-    int n = g->gen_moves(&pos, moves);
-    static move_text_t texts[MAX_MOVES];
-    for (int i = 0; i < n; i++)
-        g->move_text(&pos, moves[i], texts[i], sizeof texts[i]);
-    qsort(texts, (size_t)n, sizeof texts[0], (int (*)(const void *, const void *))strcmp);
-    out[0] = 0;
-    for (int i = 0; i < n; i++) {
-        if (i)
-            strcat(out, " ");
-        strcat(out, texts[i]);
-    }
-    return out;
-}
-
-/* The position after playing the moves (space-separated) from fen. */
-static const char *after(const game_t *g, const char *fen, const char *moves)
-{
-    static record_t r;
-    static char text[1024];
-    snprintf(text, sizeof text, "fen %s moves %s", fen, moves);
-    char err[400];
-    ck_assert_msg(record_setup(&r, g, text, err, sizeof err), "%s", err);
-    return fen_of(g, &r.pos);
-}
-
 static outcome_t outcome_of(const game_t *g, const char *fen)
 {
     position_t pos;
@@ -288,7 +256,7 @@ START_TEST(point03_no_call_on_the_teams_next_turn)
     ck_assert(!legal_in(&brax_4p, tfen("ra1 Re5 Be7 bi1", "R r - - 0"), "e5e6+"));
     ck_assert(legal_in(&brax_4p, tfen("ra1 Re5 Be7 bi1", "R - - - 0"), "e5e6+"));
     /* North moves without a call: the red team may call again next turn. */
-    ck_assert_str_eq(after(&brax_4p, tfen("ra1 Re5 Be7 bi1", "R r - - 0"), "e5e4"),
+    ck_assert_str_eq(fen_after(&brax_4p, tfen("ra1 Re5 Be7 bi1", "R r - - 0"), "e5e4"),
                      tfen("ra1 Re4 Be7 bi1", "B - - - 1"));
 }
 END_TEST
@@ -306,11 +274,11 @@ END_TEST
  * Blue plays two whole turns in a row. */
 START_TEST(point05_players_without_men_are_skipped)
 {
-    ck_assert_str_eq(after(&brax_4p, tfen("re2 Ra9 Bi9", "r - - - 0"), "e2e3"), tfen("re3 Ra9 Bi9", "R - - - 1"));
+    ck_assert_str_eq(fen_after(&brax_4p, tfen("re2 Ra9 Bi9", "r - - - 0"), "e2e3"), tfen("re3 Ra9 Bi9", "R - - - 1"));
     /* R1 out: Blue (turn b2) moves twice, then R1's turn is skipped. */
-    ck_assert_str_eq(after(&brax_3p, tfen("bc9 be9 Rh1", "b2 - - - 0"), "c9c8 e9e8"),
+    ck_assert_str_eq(fen_after(&brax_3p, tfen("bc9 be9 Rh1", "b2 - - - 0"), "c9c8 e9e8"),
                      tfen("bc8 be8 Rh1", "b1 - - - 2"));
-    ck_assert_str_eq(after(&brax_3p, tfen("bc9 be9 Rh1", "b2 - - - 0"), "c9c8 e9e8 c8c7 e8e7"),
+    ck_assert_str_eq(fen_after(&brax_3p, tfen("bc9 be9 Rh1", "b2 - - - 0"), "c9c8 e9e8 c8c7 e8e7"),
                      tfen("bc7 be7 Rh1", "R - - - 4"));
 }
 END_TEST
@@ -325,13 +293,13 @@ END_TEST
 START_TEST(point06_pass_and_lapse)
 {
     const char *fen = tfen("ba1 Ba2 Bb1 ra3 Ri9", "b r r - 0");
-    ck_assert_str_eq(legal(&brax_4p, fen), "pass");
-    ck_assert_str_eq(after(&brax_4p, fen, "pass"), tfen("ba1 Ba2 Bb1 ra3 Ri9", "R r - - 1"));
+    ck_assert_str_eq(legal_moves_of(&brax_4p, fen), "pass");
+    ck_assert_str_eq(fen_after(&brax_4p, fen, "pass"), tfen("ba1 Ba2 Bb1 ra3 Ri9", "R r - - 1"));
     ck_assert(!legal_in(&brax_4p, fen, "pass+"));
     /* brax-3p: R1 boxed in by R2 passes; Blue then moves. */
     const char *three = tfen("ra1 Ra2 Rb1 bc9 bd9", "r - - - 0");
-    ck_assert_str_eq(legal(&brax_3p, three), "pass");
-    ck_assert_str_eq(after(&brax_3p, three, "pass"), tfen("ra1 Ra2 Rb1 bc9 bd9", "b1 - - - 1"));
+    ck_assert_str_eq(legal_moves_of(&brax_3p, three), "pass");
+    ck_assert_str_eq(fen_after(&brax_3p, three, "pass"), tfen("ra1 Ra2 Rb1 bc9 bd9", "b1 - - - 1"));
 }
 END_TEST
 
@@ -340,13 +308,13 @@ END_TEST
 START_TEST(point07_blue_moves_two_different_men)
 {
     const char *fen = tfen("be5 bi9 re4 rb1 Rh1", "b1 - - - 0");
-    const char *mid = after(&brax_3p, fen, "e5e4");
+    const char *mid = fen_after(&brax_3p, fen, "e5e4");
     ck_assert_str_eq(mid, tfen("be4 bi9 rb1 Rh1", "b1 - - e4 0"));
     ck_assert(!legal_in(&brax_3p, mid, "e4e5"));
     ck_assert(legal_in(&brax_3p, mid, "i9i8"));
-    ck_assert_str_eq(after(&brax_3p, mid, "i9i8"), tfen("be4 bi8 rb1 Rh1", "R - - - 1"));
+    ck_assert_str_eq(fen_after(&brax_3p, mid, "i9i8"), tfen("be4 bi8 rb1 Rh1", "R - - - 1"));
     /* One man: one ply, and the turn passes on. */
-    ck_assert_str_eq(after(&brax_3p, tfen("be5 rb1 Rh1", "b1 - - - 0"), "e5e6"), tfen("be6 rb1 Rh1", "R - - - 1"));
+    ck_assert_str_eq(fen_after(&brax_3p, tfen("be5 rb1 Rh1", "b1 - - - 0"), "e5e6"), tfen("be6 rb1 Rh1", "R - - - 1"));
 }
 END_TEST
 
@@ -357,7 +325,7 @@ START_TEST(point08_blue_calls_on_its_last_ply)
     const char *fen = tfen("be5 bi9 rf4 ra1 Rh1", "b2 - - - 0"); /* R1 (f4, a1) is next */
     ck_assert(legal_in(&brax_3p, fen, "e5e4"));
     ck_assert(!legal_in(&brax_3p, fen, "e5e4+"));
-    const char *second = after(&brax_3p, fen, "i9i8");
+    const char *second = fen_after(&brax_3p, fen, "i9i8");
     ck_assert(legal_in(&brax_3p, second, "e5e4+"));
     ck_assert(legal_in(&brax_3p, tfen("be5 rf4 ra1 Rh1", "b2 - - - 0"), "e5e4+"));
 }
@@ -368,11 +336,11 @@ END_TEST
 START_TEST(point09_red_call_binds_the_first_ply)
 {
     const char *fen = tfen("rd4 ra1 Rh1 be5 bi9", "r - - - 0");
-    const char *bound = after(&brax_3p, fen, "d4e4+");
+    const char *bound = fen_after(&brax_3p, fen, "d4e4+");
     ck_assert_str_eq(bound, tfen("re4 ra1 Rh1 be5 bi9", "b1 r r - 1"));
     ck_assert(!legal_in(&brax_3p, bound, "i9i8"));
     ck_assert(legal_in(&brax_3p, bound, "e5f5"));
-    const char *second = after(&brax_3p, bound, "e5f5");
+    const char *second = fen_after(&brax_3p, bound, "e5f5");
     ck_assert_str_eq(second, tfen("re4 ra1 Rh1 bf5 bi9", "b1 r - f5 2"));
     ck_assert(legal_in(&brax_3p, second, "i9i8"));
 }
@@ -389,7 +357,7 @@ START_TEST(point10_blue_second_ply_pass_cannot_arise)
     char err[160];
     ck_assert(!brax_3p.parse_fen(&pos, tfen("ba1 ba2 bb1 bb2 bc1 bc2 rh1 Ri1", "b1 - - a2 0"), err, sizeof err));
     /* With five men a second ply always exists. */
-    ck_assert(strcmp(legal(&brax_3p, tfen("ba1 ba2 bb1 bb2 bc1 rh1 Ri1", "b1 - - a2 0")), "pass") != 0);
+    ck_assert(strcmp(legal_moves_of(&brax_3p, tfen("ba1 ba2 bb1 bb2 bc1 rh1 Ri1", "b1 - - a2 0")), "pass") != 0);
 }
 END_TEST
 
@@ -397,18 +365,18 @@ END_TEST
  * red man wins at once; taking R1's last man only does not end the turn. */
 START_TEST(point11_judged_after_every_ply)
 {
-    const char *won = after(&brax_3p, tfen("be5 bi9 re4", "b2 - - - 0"), "e5e4");
+    const char *won = fen_after(&brax_3p, tfen("be5 bi9 re4", "b2 - - - 0"), "e5e4");
     position_t pos;
     load_fen(&brax_3p, &pos, won);
     outcome_t o = brax_3p.outcome(&pos);
     ck_assert_int_eq(o.kind, OUTCOME_WIN);
     ck_assert_int_eq(o.players, BLUE_3P);
-    ck_assert_str_eq(after(&brax_3p, tfen("be5 bi9 re4 Rh1", "b1 - - - 0"), "e5e4"),
+    ck_assert_str_eq(fen_after(&brax_3p, tfen("be5 bi9 re4 Rh1", "b1 - - - 0"), "e5e4"),
                      tfen("be4 bi9 Rh1", "b1 - - e4 0"));
     /* brax-4p: a win belongs to both partners. */
-    o = outcome_of(&brax_4p, after(&brax_4p, tfen("re2 be3 Ra9", "r - - - 0"), "e2e3"));
+    o = outcome_of(&brax_4p, fen_after(&brax_4p, tfen("re2 be3 Ra9", "r - - - 0"), "e2e3"));
     ck_assert(o.kind == OUTCOME_WIN && o.players == RED_TEAM);
-    o = outcome_of(&brax_4p, after(&brax_4p, tfen("re2 be3 Bi9", "b - - - 0"), "e3e2"));
+    o = outcome_of(&brax_4p, fen_after(&brax_4p, tfen("re2 be3 Bi9", "b - - - 0"), "e3e2"));
     ck_assert(o.kind == OUTCOME_WIN && o.players == BLUE_4P);
 }
 END_TEST
@@ -430,9 +398,9 @@ END_TEST
  * half-turn and the call state: each makes a different key. */
 START_TEST(point13_team_draws_and_repetition_keys)
 {
-    outcome_t o = outcome_of(&brax_4p, after(&brax_4p, tfen("re2 bi9", "r - - - 9"), "e2e3"));
+    outcome_t o = outcome_of(&brax_4p, fen_after(&brax_4p, tfen("re2 bi9", "r - - - 9"), "e2e3"));
     ck_assert_int_eq(o.kind, OUTCOME_DRAW);
-    ck_assert_int_eq(outcome_of(&brax_4p, after(&brax_4p, tfen("re2 bi9 Ra9", "r - - - 9"), "e2e3")).kind, OUTCOME_NONE);
+    ck_assert_int_eq(outcome_of(&brax_4p, fen_after(&brax_4p, tfen("re2 bi9 Ra9", "r - - - 9"), "e2e3")).kind, OUTCOME_NONE);
     static const char *const differ[][2] = {
         {"re2 Ra9 bi9 Bi1", "Re2 ra9 bi9 Bi1"}, /* owners */
     };
@@ -461,7 +429,7 @@ END_TEST
  * West's c6 (next to South's d6), not c3, which only North threatens. */
 START_TEST(point14_the_call_binds_the_callers_threats)
 {
-    const char *fen = after(&brax_4p, tfen("rd5 bc6 bc3 Rc2 Bi9", "r - - - 0"), "d5d6+");
+    const char *fen = fen_after(&brax_4p, tfen("rd5 bc6 bc3 Rc2 Bi9", "r - - - 0"), "d5d6+");
     ck_assert_str_eq(fen, tfen("rd6 bc6 bc3 Rc2 Bi9", "b r r - 1"));
     ck_assert(!legal_in(&brax_4p, fen, "c3d3"));
     ck_assert(legal_in(&brax_4p, fen, "c6c7"));

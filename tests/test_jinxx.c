@@ -18,40 +18,10 @@ static const game_t *const jinxx_games[3] = {&jinxx_2p, &jinxx_3p, &jinxx_4p};
 
 /* ---- helpers ---- */
 
-static const char *legal(const game_t *g, const char *fen)
-{
-    static char out[4096];
-    position_t pos;
-    load_fen(g, &pos, fen);
-    move_t moves[MAX_MOVES];
-    int n = g->gen_moves(&pos, moves);
-    static move_text_t texts[MAX_MOVES];
-    for (int i = 0; i < n; i++)
-        g->move_text(&pos, moves[i], texts[i], sizeof texts[i]);
-    qsort(texts, (size_t)n, sizeof texts[0], (int (*)(const void *, const void *))strcmp);
-    out[0] = 0;
-    for (int i = 0; i < n; i++) {
-        if (i)
-            strcat(out, " ");
-        strcat(out, texts[i]);
-    }
-    return out;
-}
-
-static const char *after(const game_t *g, const char *fen, const char *moves)
-{
-    static record_t r;
-    static char text[1024];
-    snprintf(text, sizeof text, "fen %s moves %s", fen, moves);
-    char err[400];
-    ck_assert_msg(record_setup(&r, g, text, err, sizeof err), "%s", err);
-    return fen_of(g, &r.pos);
-}
-
 static outcome_t outcome_after(const game_t *g, const char *fen, const char *moves)
 {
     position_t pos;
-    load_fen(g, &pos, after(g, fen, moves));
+    load_fen(g, &pos, fen_after(g, fen, moves));
     return g->outcome(&pos);
 }
 
@@ -221,7 +191,7 @@ END_TEST
  * reroll and no move of North's S. */
 START_TEST(point01_must_move_per_face)
 {
-    ck_assert_str_eq(legal(&jinxx_2p, ".,.,S1/S2,.,./L1M1,S2,. 000/223 p1 SM 0"), "Sc3b3 Sc3c2");
+    ck_assert_str_eq(legal_moves_of(&jinxx_2p, ".,.,S1/S2,.,./L1M1,S2,. 000/223 p1 SM 0"), "Sc3b3 Sc3c2");
 }
 END_TEST
 
@@ -231,10 +201,10 @@ END_TEST
 START_TEST(point02_reroll)
 {
     const char *fen = ".,M2,S1/S2,.,./L1M1,S2,. 000/123 p1 M 0";
-    ck_assert_str_eq(legal(&jinxx_2p, fen), "Mb3a3 Mb3b2 reroll");
-    ck_assert_str_eq(after(&jinxx_2p, fen, "reroll"), ".,M2,S1/S2,.,./L1M1,S2,. 000/123 p1 - 0");
+    ck_assert_str_eq(legal_moves_of(&jinxx_2p, fen), "Mb3a3 Mb3b2 reroll");
+    ck_assert_str_eq(fen_after(&jinxx_2p, fen, "reroll"), ".,M2,S1/S2,.,./L1M1,S2,. 000/123 p1 - 0");
     /* South stuck for every face: no reroll, only North's S may move. */
-    ck_assert_str_eq(legal(&jinxx_2p, ".,M2,L1/M2,.,S2/L1,S2,M1 000/300 p1 S 0"),
+    ck_assert_str_eq(legal_moves_of(&jinxx_2p, ".,M2,L1/M2,.,S2/L1,S2,M1 000/300 p1 S 0"),
                      "Sb1a1 Sb1b2 Sb1c1 Sc2b2 Sc2c1 Sc2c3");
 }
 END_TEST
@@ -245,10 +215,10 @@ END_TEST
 START_TEST(point03_moving_another_players_pyramid)
 {
     const char *fen = "S1,.,./S2,M2S1,./L1M1,S2,. 000/123 p1 M 0";
-    ck_assert_str_eq(legal(&jinxx_2p, fen), "Mb2b3 Mb2c2 reroll");
-    ck_assert_str_eq(after(&jinxx_2p, fen, "Mb2c2"), "S1,.,./S2,.,M2S1/L1M1,S2,. 000/123 p2 - 1");
+    ck_assert_str_eq(legal_moves_of(&jinxx_2p, fen), "Mb2b3 Mb2c2 reroll");
+    ck_assert_str_eq(fen_after(&jinxx_2p, fen, "Mb2c2"), "S1,.,./S2,.,M2S1/L1M1,S2,. 000/123 p2 - 1");
     const char *line = ".,L2,S1/M2,.,./S1,L2,S1 000/300 p1 M 0";
-    ck_assert_str_eq(legal(&jinxx_2p, line), "Ma2a3 Ma2b2 reroll");
+    ck_assert_str_eq(legal_moves_of(&jinxx_2p, line), "Ma2a3 Ma2b2 reroll");
     outcome_t o = outcome_after(&jinxx_2p, line, "Ma2b2");
     ck_assert(o.kind == OUTCOME_WIN && o.players == player_bit(1));
 }
@@ -259,8 +229,8 @@ END_TEST
 START_TEST(point04_pass_only_when_nothing_else)
 {
     const char *fen = ".,M2,L1/M2,.,S2/L1,S2,M1 000/300 p1 L 0";
-    ck_assert_str_eq(legal(&jinxx_2p, fen), "pass");
-    ck_assert_str_eq(after(&jinxx_2p, fen, "pass"), ".,M2,L1/M2,.,S2/L1,S2,M1 000/300 p2 - 1");
+    ck_assert_str_eq(legal_moves_of(&jinxx_2p, fen), "pass");
+    ck_assert_str_eq(fen_after(&jinxx_2p, fen, "pass"), ".,M2,L1/M2,.,S2/L1,S2,M1 000/300 p2 - 1");
 }
 END_TEST
 
@@ -270,13 +240,13 @@ START_TEST(point05_trees_carry)
     const char *start = ".,.,./.,.,./.,.,. 333/333 p1 %s 0";
     char fen[80];
     snprintf(fen, sizeof fen, start, "M");
-    ck_assert_str_eq(after(&jinxx_2p, fen, "M@a1"), ".,.,./.,.,./M1S1,.,. 133/333 p2 - 0");
+    ck_assert_str_eq(fen_after(&jinxx_2p, fen, "M@a1"), ".,.,./.,.,./M1S1,.,. 133/333 p2 - 0");
     snprintf(fen, sizeof fen, start, "L");
-    ck_assert_str_eq(after(&jinxx_2p, fen, "L@c1"), ".,.,./.,.,./.,.,L1M1S1 330/333 p2 - 0");
+    ck_assert_str_eq(fen_after(&jinxx_2p, fen, "L@c1"), ".,.,./.,.,./.,.,L1M1S1 330/333 p2 - 0");
     snprintf(fen, sizeof fen, start, "S");
-    ck_assert_str_eq(after(&jinxx_2p, fen, "S@b1"), ".,.,./.,.,./.,S1,. 323/333 p2 - 0");
+    ck_assert_str_eq(fen_after(&jinxx_2p, fen, "S@b1"), ".,.,./.,.,./.,S1,. 323/333 p2 - 0");
     /* A tree of L and M has no S to give. */
-    ck_assert_str_eq(legal(&jinxx_2p, "L2,.,./.,.,./.,S1,S1 320/033 p1 S 0"), "S@a1 Sb1a1 Sb1b2 Sb1c1 Sc1b1 Sc1c2");
+    ck_assert_str_eq(legal_moves_of(&jinxx_2p, "L2,.,./.,.,./.,S1,S1 320/033 p1 S 0"), "S@a1 Sb1a1 Sb1b2 Sb1c1 Sc1b1 Sc1c2");
 }
 END_TEST
 
@@ -287,7 +257,7 @@ END_TEST
 START_TEST(point06_order_after_a_move)
 {
     const char *vapor = "M2,M1,S2/L1,L1S2,L1/.,.,. 000/000 p1 M 0";
-    ck_assert_str_eq(after(&jinxx_2p, vapor, "Mb3a3"), "M1,.,./L1,L1,L1/.,.,. 000/x p1 M 0");
+    ck_assert_str_eq(fen_after(&jinxx_2p, vapor, "Mb3a3"), "M1,.,./L1,L1,L1/.,.,. 000/x p1 M 0");
     outcome_t o = outcome_after(&jinxx_2p, vapor, "Mb3a3");
     ck_assert(o.kind == OUTCOME_WIN && o.players == player_bit(0));
     ck_assert_str_eq(o.reason, "line held");
@@ -309,9 +279,9 @@ END_TEST
 START_TEST(point07_vaporization)
 {
     const char *fen = "S2,S1,L2S3/L1,.,M3/L3,M2,M1 000/000/000 p1 M 0";
-    ck_assert_str_eq(after(&jinxx_3p, fen, "Mc1b1"), ".,S1,S3/L1,.,M3/L3,M1,. 000/x/000 p3 - 0");
+    ck_assert_str_eq(fen_after(&jinxx_3p, fen, "Mc1b1"), ".,S1,S3/L1,.,M3/L3,M1,. 000/x/000 p3 - 0");
     position_t pos;
-    load_fen(&jinxx_3p, &pos, after(&jinxx_3p, fen, "Mc1b1"));
+    load_fen(&jinxx_3p, &pos, fen_after(&jinxx_3p, fen, "Mc1b1"));
     ck_assert_int_eq(jinxx_3p.players_in(&pos), 0x5);
     ck_assert_int_eq(jinxx_3p.to_move(&pos), 2);
 }
@@ -322,13 +292,13 @@ END_TEST
 START_TEST(point08_draw_counter)
 {
     const char *fen = ".,M2,S1/S2,.,./L1M1,S2,. 000/123 p1 M 7";
-    ck_assert_str_eq(after(&jinxx_2p, fen, "reroll"), ".,M2,S1/S2,.,./L1M1,S2,. 000/123 p1 - 7");
-    ck_assert_str_eq(after(&jinxx_2p, fen, "Mb3b2"), ".,.,S1/S2,M2,./L1M1,S2,. 000/123 p2 - 8");
+    ck_assert_str_eq(fen_after(&jinxx_2p, fen, "reroll"), ".,M2,S1/S2,.,./L1M1,S2,. 000/123 p1 - 7");
+    ck_assert_str_eq(fen_after(&jinxx_2p, fen, "Mb3b2"), ".,.,S1/S2,M2,./L1M1,S2,. 000/123 p2 - 8");
     /* North enters from a tree: reset; then South destroys: reset. */
-    ck_assert_str_eq(after(&jinxx_2p, fen, "Mb3b2 L L@a3"), "L2,.,S1/S2,M2,./L1M1,S2,. 000/023 p1 - 0");
-    ck_assert_str_eq(after(&jinxx_2p, ".,M2,S1/S2,.,./L1M1,S2,. 000/123 p1 S 7", "Sc3b3"),
+    ck_assert_str_eq(fen_after(&jinxx_2p, fen, "Mb3b2 L L@a3"), "L2,.,S1/S2,M2,./L1M1,S2,. 000/023 p1 - 0");
+    ck_assert_str_eq(fen_after(&jinxx_2p, ".,M2,S1/S2,.,./L1M1,S2,. 000/123 p1 S 7", "Sc3b3"),
                      ".,M2S1,./S2,.,./L1M1,S2,. 000/123 p2 - 8");
-    ck_assert_str_eq(after(&jinxx_2p, ".,M2,S1/S2,.,./L1M1,S2,. 000/123 p1 S 7", "Sc3c2 S Sb1b2 S Sc2b2"),
+    ck_assert_str_eq(fen_after(&jinxx_2p, ".,M2,S1/S2,.,./L1M1,S2,. 000/123 p1 S 7", "Sc3c2 S Sb1b2 S Sc2b2"),
                      ".,M2,./S2,S1,./L1M1,.,. 000/123 p2 - 0");
 }
 END_TEST

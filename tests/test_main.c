@@ -6,6 +6,8 @@
 
 #include "helpers.h"
 
+#include "../engine/core/record.h"
+
 void bdb_fen(char *out, const char *att, const char *def, const char *king, char side)
 {
     char grid[7][7];
@@ -71,6 +73,36 @@ const char *fen_of(const game_t *g, const position_t *pos)
 }
 
 static int cmp_text(const void *a, const void *b) { return strcmp(a, b); }
+
+const char *legal_moves_of(const game_t *g, const char *fen)
+{
+    static char out[MAX_MOVES * GAME_MOVE_TEXT_MAX];
+    static move_text_t texts[MAX_MOVES];
+    position_t pos;
+    load_fen(g, &pos, fen);
+    move_t moves[MAX_MOVES];
+    int n = g->gen_moves(&pos, moves);
+    for (int i = 0; i < n; i++)
+        g->move_text(&pos, moves[i], texts[i], sizeof texts[i]);
+    qsort(texts, (size_t)n, sizeof texts[0], cmp_text);
+    out[0] = 0;
+    for (int i = 0; i < n; i++) {
+        if (i)
+            strcat(out, " ");
+        strcat(out, texts[i]);
+    }
+    return out;
+}
+
+const char *fen_after(const game_t *g, const char *fen, const char *moves)
+{
+    static record_t r;
+    static char text[2048];
+    snprintf(text, sizeof text, "fen %s moves %s", fen, moves);
+    char err[400];
+    ck_assert_msg(record_setup(&r, g, text, err, sizeof err), "%s", err);
+    return fen_of(g, &r.pos);
+}
 
 void assert_same_texts(move_text_t *a, move_text_t *b, int n)
 {

@@ -12,22 +12,10 @@ static searcher_t *S;
 static void setup(void) { S = searcher_new(4); }
 static void teardown(void) { searcher_free(S); }
 
-static search_result_t search_mode(const game_t *g, const char *fen, int depth, multiplayer_t multi,
-                                   chance_pruning_t pruning)
-{
-    search_request_t req = {0};
-    req.game = g;
-    load_fen(g, &req.root, fen);
-    limits_init(&req.limits);
-    req.limits.depth = depth;
-    req.multiplayer = multi;
-    req.chance_pruning = pruning;
-    searcher_clear(S);
-    search_reset_stop(S);
-    return search_run(S, &req);
-}
-
-static search_result_t search_fen(const game_t *g, const char *fen, int depth, const uint64_t *hist, int hist_len)
+/* Searches fen to depth on a cleared table with the given history and
+ * search modes. */
+static search_result_t search_with(const game_t *g, const char *fen, int depth, const uint64_t *hist, int hist_len,
+                                   multiplayer_t multi, chance_pruning_t pruning)
 {
     search_request_t req = {0};
     req.game = g;
@@ -36,9 +24,22 @@ static search_result_t search_fen(const game_t *g, const char *fen, int depth, c
     req.limits.depth = depth;
     req.history = hist;
     req.history_len = hist_len;
+    req.multiplayer = multi;
+    req.chance_pruning = pruning;
     searcher_clear(S);
     search_reset_stop(S);
     return search_run(S, &req);
+}
+
+static search_result_t search_mode(const game_t *g, const char *fen, int depth, multiplayer_t multi,
+                                   chance_pruning_t pruning)
+{
+    return search_with(g, fen, depth, NULL, 0, multi, pruning);
+}
+
+static search_result_t search_fen(const game_t *g, const char *fen, int depth, const uint64_t *hist, int hist_len)
+{
+    return search_with(g, fen, depth, hist, hist_len, MULTI_PARANOID, CHANCE_STAR2);
 }
 
 static const char *text(const game_t *g, const char *fen, move_t m)
