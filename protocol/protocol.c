@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../engine/core/number.h"
 #include "../engine/core/perft.h"
 #include "../engine/core/record.h"
 #include "../engine/core/variants.h"
@@ -86,24 +87,18 @@ static void tokenize(char *line, tokens_t *tk)
 /* Parses a whole decimal integer in [lo, hi]. */
 static bool parse_int(const char *s, long long lo, long long hi, long long *out)
 {
-    if (!s || !*s)
-        return false;
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (*end || errno || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
+    return number_parse(s, lo, hi, out);
 }
 
-/* Joins tokens [from, to) with single spaces into buf. */
-static void join_tokens(const tokens_t *tk, int from, int to, char *buf, size_t len)
+/* Joins tokens [from, to) with single spaces into buf; false when they do
+ * not fit (the caller refuses them: nothing is cut short). */
+static bool join_tokens(const tokens_t *tk, int from, int to, char *buf, size_t len)
 {
     size_t n = 0;
     buf[0] = 0;
     for (int i = from; i < to; i++)
         n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", i > from ? " " : "", tk->t[i]);
+    return n < len;
 }
 
 /* ---- search thread ---- */
@@ -234,8 +229,11 @@ static void cmd_setoption(engine_t *e, const tokens_t *tk)
     while (v < tk->n && strcmp(tk->t[v], "value") != 0)
         v++;
     char name[256], value[256];
-    join_tokens(tk, 2, v, name, sizeof name);
-    join_tokens(tk, v + 1 < tk->n ? v + 1 : tk->n, tk->n, value, sizeof value);
+    if (!join_tokens(tk, 2, v, name, sizeof name) ||
+        !join_tokens(tk, v + 1 < tk->n ? v + 1 : tk->n, tk->n, value, sizeof value)) {
+        ERROR(e, "setoption: the name or value is longer than %zu characters", sizeof name - 1);
+        return;
+    }
     if (e->searching) {
         ERROR(e, "cannot set options during a search");
         return;
@@ -642,6 +640,16 @@ static void engine_free(engine_t *e)
     pthread_mutex_destroy(&e->out_lock);
 }
 
+/* Does the search end by itself: a depth, node or time limit, or a clock
+ * for the player to move? */
+static bool has_limit(const search_request_t *req)
+{
+    const search_limits_t *l = &req->limits;
+    if (l->infinite)
+        return false;
+    return l->depth > 0 || l->nodes > 0 || l->movetime > 0 || l->time[req->game->to_move(&req->root)] >= 0;
+}
+
 int protocol_run(FILE *in, FILE *out)
 {
     engine_t *e = malloc(sizeof *e);
@@ -655,7 +663,16 @@ int protocol_run(FILE *in, FILE *out)
     bool running = true;
     char *copy = NULL;
     size_t copy_cap = 0;
-    while (running && getline(&line, &cap, in) >= 0) {
+    ssize_t got;
+    while (running && (got = getline(&line, &cap, in)) >= 0) {
+        /* A NUL byte would end the line early and turn its rest into
+         * something else: such a line is refused whole. */
+        if (strlen(line) != (size_t)got) {
+            ERROR(e, "the line contains a NUL byte");
+            continue;
+        }
+        /* Lines may end with CR LF (Windows GUIs and runners). */
+        line[strcspn(line, "\r\n")] = 0;
         size_t n = strlen(line) + 1;
         if (n > copy_cap) {
             char *grown = realloc(copy, n);
@@ -673,9 +690,9 @@ int protocol_run(FILE *in, FILE *out)
         running = dispatch(e, &tk, rest);
     }
     free(copy);
-    /* End of input: let a finite search answer, stop an infinite one. */
+    /* End of input: let a search with a limit answer, stop any other. */
     if (running && e->searching)
-        join_search(e, e->req.limits.infinite);
+        join_search(e, !has_limit(&e->req));
     free(line);
     engine_free(e);
     free(e);
@@ -707,8 +724,12 @@ int protocol_cli_perft(int argc, char **argv, FILE *out)
         tk->n = 0;
         for (int i = 2; i < argc && tk->n < MAX_TOKENS; i++)
             tk->t[tk->n++] = argv[i];
-        join_tokens(tk, 0, tk->n, fen, sizeof fen);
+        bool fits = join_tokens(tk, 0, tk->n, fen, sizeof fen);
         free(tk);
+        if (!fits) {
+            fprintf(stderr, "denham: the FEN is longer than %zu characters\n", sizeof fen - 1);
+            return 2;
+        }
         if (!g->parse_fen(&pos, fen, err, sizeof err)) {
             fprintf(stderr, "denham: bad FEN '%s': %s\n", fen, err);
             return 2;

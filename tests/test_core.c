@@ -1,8 +1,34 @@
-/* test_core.c: the transposition table, time management and scores. */
+/* test_core.c: the number reader, the transposition table, time
+ * management and scores. */
+#include <stdint.h>
+
+#include "../engine/core/number.h"
 #include "../engine/core/timeman.h"
 #include "../engine/core/tt.h"
 #include "../engine/search/search.h"
 #include "helpers.h"
+
+/* The strict number reader: full range, no wrap, no cut, no sign or
+ * blank it was not asked for. */
+START_TEST(numbers_are_read_strictly)
+{
+    long long v = 7;
+    ck_assert(number_parse("0", 0, 10, &v) && v == 0);
+    ck_assert(number_parse("00012", 0, 100, &v) && v == 12);
+    ck_assert(number_parse("-5", -10, 10, &v) && v == -5);
+    ck_assert(number_parse("9223372036854775807", 0, INT64_MAX, &v) && v == INT64_MAX);
+    ck_assert(number_parse("-9223372036854775808", INT64_MIN, 0, &v) && v == INT64_MIN);
+    v = 7;
+    static const char *const bad[] = {"", "-5", "+5", " 5", "5x", "4294967296", "11", "99999999999999999999999"};
+    for (int i = 0; i < 8; i++)
+        ck_assert_msg(!number_parse(bad[i], 0, 10, &v) && v == 7, "'%s' accepted", bad[i]);
+    ck_assert(!number_parse("9223372036854775808", 0, INT64_MAX, &v));
+    const char *s = "10b";
+    ck_assert(number_read(&s, 1, 10, &v) && v == 10 && *s == 'b');
+    s = "11b";
+    ck_assert(!number_read(&s, 1, 10, &v) && *s == '1');
+}
+END_TEST
 
 START_TEST(tt_stores_and_probes)
 {
@@ -94,6 +120,7 @@ Suite *suite_core(void)
 {
     Suite *s = suite_create("core");
     TCase *tc = tcase_create("core");
+    tcase_add_test(tc, numbers_are_read_strictly);
     tcase_add_test(tc, tt_stores_and_probes);
     tcase_add_test(tc, tt_win_scores_keep_their_distance);
     tcase_add_test(tc, mate_scores_in_moves);

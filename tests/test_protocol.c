@@ -309,6 +309,59 @@ START_TEST(jinxx_transcript)
 }
 END_TEST
 
+/* Issue 14, defects 1-5: every one was accepted, wrapped, cut short,
+ * misread or left running before. */
+START_TEST(hostile_input_is_refused_not_misread)
+{
+    /* 1, 2: huge Bolix runs and counters, a wrapping Brax count. */
+    const char *out = run("setoption name UCI_Variant value bolix\n"
+                          "position fen 2147483647b/7/8/9/10/10/9/8/7/6 b 35 36 - 0\n"
+                          "position fen 4294967295b5/7/8/9/10/10/9/8/7/6 b 35 36 - 0\n"
+                          "position fen 6/7/8/9/10/10/9/8/7/6 b 36 4294967332 - 0\n"
+                          "setoption name UCI_Variant value brax\n"
+                          "position fen 1bbbbbbb1/9/9/9/9/9/9/9/1rrrrrrr1 r - 4294967296\nd\n");
+    ck_assert_int_eq(count_lines_starting(out, "info string error: bad FEN"), 4);
+    ck_assert(strstr(out, "Fen: 1bbbbbbb1/9/9/9/9/9/9/9/1rrrrrrr1 r - 0\n"));
+
+    /* 3: a value or FEN that does not fit is refused, not cut short. */
+    static char input[4096];
+    size_t n = (size_t)snprintf(input, sizeof input, "setoption name Hash value ");
+    for (int i = 0; i < 253; i++)
+        input[n++] = '0';
+    n += (size_t)snprintf(input + n, sizeof input - n, "16x\nposition fen 1bbbbbbb1/9/9/9/9/9/9/9/1rrrrrrr1 r - ");
+    for (int i = 0; i < 500; i++)
+        input[n++] = '0';
+    snprintf(input + n, sizeof input - n, "5junk\nd\n");
+    out = run(input);
+    ck_assert(strstr(out, "info string error: setoption: the name or value is longer than 255 characters\n"));
+    ck_assert(strstr(out, "info string error: the FEN is too long\n"));
+    ck_assert(strstr(out, "Fen: 1bbbbbbb1/9/9/9/9/9/9/9/1rrrrrrr1 r - 0\n"));
+
+    /* 4: CR LF line ends. */
+    out = run("position startpos moves e1e3\r\nd\r\nquery p1turn\r\n");
+    ck_assert(!strstr(out, "error"));
+    ck_assert(strstr(out, "response false\n"));
+
+    /* 5: end of input stops a search that has no limit of its own (none,
+     * or a clock for the other player only), and a NUL byte does not turn
+     * a line into another command. */
+    out = run("go\n");
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    out = run("go btime 1000\n");
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    static const char nul_line[] = "go\0 depth 1\nisready\n";
+    FILE *in = fmemopen((void *)nul_line, sizeof nul_line - 1, "r");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&buf, &len);
+    ck_assert_int_eq(protocol_run(in, o), 0);
+    fclose(in);
+    fclose(o);
+    ck_assert_str_eq(buf, "info string error: the line contains a NUL byte\nreadyok\n");
+    free(buf);
+}
+END_TEST
+
 START_TEST(bolix_transcript)
 {
     const char *out = run("setoption name UCI_Variant value bolix\nposition startpos moves e5 e6 a1 e7 e8\nd\n");
@@ -395,6 +448,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, bolix_transcript);
     tcase_add_test(tc, brax_team_transcript);
     tcase_add_test(tc, jinxx_transcript);
+    tcase_add_test(tc, hostile_input_is_refused_not_misread);
     tcase_add_test(tc, variant_option_selects_the_game);
     tcase_add_test(tc, eval_and_bench);
     tcase_add_test(tc, binary_transcript_and_subcommands);

@@ -61,6 +61,23 @@ void fen_append_row(char *out, size_t *n, const char *cells, int width)
         out[(*n)++] = (char)('0' + empty);
 }
 
+int fen_fields(const char *s, char (*fields)[FEN_FIELD_MAX], int max)
+{
+    int n = 0;
+    for (;;) {
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            return n;
+        size_t len = strcspn(s, " ");
+        if (n == max || len >= FEN_FIELD_MAX)
+            return -1;
+        memcpy(fields[n], s, len);
+        fields[n++][len] = 0;
+        s += len;
+    }
+}
+
 bool game_fail(char *err, size_t len, const char *msg)
 {
     snprintf(err, len, "%s", msg);

@@ -251,6 +251,13 @@ static inline int game_teams(const game_t *g)
  * empty, runs of empties become digits (width <= 9). */
 void fen_append_row(char *out, size_t *n, const char *cells, int width);
 
+/* The fields after a position string's board, split at spaces: at most
+ * max of them, each shorter than FEN_FIELD_MAX. Returns how many there
+ * are, or -1 when there are more than max or one is too long: a field is
+ * refused, never cut short. */
+#define FEN_FIELD_MAX 16
+int fen_fields(const char *s, char (*fields)[FEN_FIELD_MAX], int max);
+
 /* Writes msg to err and returns false: the parse_fen failure idiom. */
 bool game_fail(char *err, size_t len, const char *msg);
 

@@ -95,12 +95,14 @@ bool record_setup(record_t *r, const game_t *g, const char *text, char *err, siz
         size_t n = 0;
         const char *end = moves ? moves : s + strlen(s);
         bool space = false;
-        for (const char *c = skip_space(s + 3); c < end && n < sizeof fen - 2; c++) {
+        for (const char *c = skip_space(s + 3); c < end; c++) {
             bool is_space = *c == ' ' || *c == '\t' || *c == '\n' || *c == '\r';
             if (is_space) {
                 space = n > 0;
                 continue;
             }
+            if (n + 2 >= sizeof fen) /* refused, never cut short */
+                return setup_fail(err, errlen, "%s", "the FEN is too long");
             if (space)
                 fen[n++] = ' ';
             space = false;

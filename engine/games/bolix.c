@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../core/bb128.h"
+#include "../core/number.h"
 #include "../core/rng.h"
 
 enum { BLACK = 0, WHITE = 1 };
@@ -504,12 +505,10 @@ static bool parse_fen(position_t *pos, const char *fen, char *err, size_t errlen
         int n = col_lo[q];
         while (*c && *c != '/' && *c != ' ') {
             if (*c >= '0' && *c <= '9') {
-                char *end;
-                long k = strtol(c, &end, 10);
-                if (k < 1)
-                    return game_fail(err, errlen, "empty runs must be 1 or more");
+                long long k;
+                if (!number_read(&c, 1, 10, &k))
+                    return game_fail(err, errlen, "empty runs must be 1 to 10");
                 n += (int)k;
-                c = end;
                 continue;
             }
             if (*c != 'b' && *c != 'w')
@@ -528,18 +527,20 @@ static bool parse_fen(position_t *pos, const char *fen, char *err, size_t errlen
             c++;
         }
     }
-    char side[4], ko[8], extra[4];
-    int hb, hw, passes;
-    if (sscanf(c, " %3s %d %d %7s %d %3s", side, &hb, &hw, ko, &passes, extra) != 5)
+    char f[5][FEN_FIELD_MAX];
+    if (*c != ' ' || fen_fields(c, f, 5) != 5)
         return game_fail(err, errlen, "expected: <board> <side b|w> <black hand> <white hand> <ko cell|-> <passes>");
+    const char *side = f[0], *ko = f[3];
+    long long hb, hw, passes;
     if (strcmp(side, "b") != 0 && strcmp(side, "w") != 0)
         return game_fail(err, errlen, "side to move must be 'b' or 'w'");
     b->stm = side[0] == 'w';
-    if (hb < 0 || hw < 0 || hb + bb128_popcount(b->men[0]) > HAND || hw + bb128_popcount(b->men[1]) > HAND)
+    if (!number_parse(f[1], 0, HAND, &hb) || !number_parse(f[2], 0, HAND, &hw) ||
+        hb + bb128_popcount(b->men[0]) > HAND || hw + bb128_popcount(b->men[1]) > HAND)
         return game_fail(err, errlen, "hands and marbles on the board exceed 36 a side");
     b->hand[0] = (uint8_t)hb;
     b->hand[1] = (uint8_t)hw;
-    if (passes < 0 || passes > 2)
+    if (!number_parse(f[4], 0, 2, &passes))
         return game_fail(err, errlen, "passes must be 0, 1 or 2");
     b->passes = (uint8_t)passes;
     if (strcmp(ko, "-") == 0) {

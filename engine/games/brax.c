@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "../core/bb128.h"
+#include "../core/number.h"
 #include "../core/rng.h"
 
 enum { RED = 0, BLUE = 1 };
@@ -811,9 +812,8 @@ static bool parse_calls(brax_t *b, const char *calls)
 
 static bool parse_quiet(brax_t *b, const char *text)
 {
-    char *end;
-    long q = strtol(text, &end, 10);
-    if (*end || end == text || q < 0 || q > 255)
+    long long q;
+    if (!number_parse(text, 0, 255, &q))
         return false;
     b->quiet = (uint8_t)q;
     return true;
@@ -822,9 +822,10 @@ static bool parse_quiet(brax_t *b, const char *text)
 /* Two players: <board> <side r|b> <calls -|r|b|rb> <quiet plies>. */
 static bool parse_two_player(brax_t *b, const char *rest, char *err, size_t errlen)
 {
-    char side[8], calls[8], quiet[8], extra[8];
-    if (sscanf(rest, " %7s %7s %7s %7s", side, calls, quiet, extra) != 3)
+    char f[3][FEN_FIELD_MAX];
+    if (*rest != ' ' || fen_fields(rest, f, 3) != 3)
         return game_fail(err, errlen, "expected: <board> <side r|b> <calls -|r|b|rb> <quiet plies>");
+    const char *side = f[0], *calls = f[1], *quiet = f[2];
     if (strcmp(side, "r") != 0 && strcmp(side, "b") != 0)
         return game_fail(err, errlen, "side to move must be 'r' or 'b'");
     b->stm = side[0] == 'b';
@@ -862,9 +863,10 @@ static bool parse_turn(brax_t *b, const char *turn)
 /* Team games: <board> <turn> <calls> <caller> <first> <quiet plies>. */
 static bool parse_team(brax_t *b, const char *rest, char *err, size_t errlen)
 {
-    char turn[8], calls[8], caller[8], first[8], quiet[8], extra[8];
-    if (sscanf(rest, " %7s %7s %7s %7s %7s %7s", turn, calls, caller, first, quiet, extra) != 5)
+    char f[5][FEN_FIELD_MAX];
+    if (*rest != ' ' || fen_fields(rest, f, 5) != 5)
         return game_fail(err, errlen, "expected: <board> <turn> <calls -|r|b|rb> <caller> <first man> <quiet plies>");
+    const char *turn = f[0], *calls = f[1], *caller = f[2], *first = f[3], *quiet = f[4];
     if (!parse_turn(b, turn))
         return game_fail(err, errlen, b->variant == V_3P ? "turn must be r, R, b1 or b2" : "turn must be r, b, R or B");
     b->stm = (b->variant == V_3P ? cycle_3p : cycle_4p)[b->slot];

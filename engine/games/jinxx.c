@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/number.h"
 #include "../core/rng.h"
 
 enum { SZ_S, SZ_M, SZ_L };
@@ -675,9 +676,10 @@ static bool parse_fen(position_t *pos, const char *fen, char *err, size_t errlen
         }
     if (!(c = parse_trees(b, c, err, errlen)))
         return false;
-    char turn[8], die[8], counter[8], extra[8];
-    if (sscanf(c, "%7s %7s %7s %7s", turn, die, counter, extra) != 3)
+    char field[3][FEN_FIELD_MAX];
+    if (fen_fields(c, field, 3) != 3)
         return game_fail(err, errlen, "expected: <board> <trees> <turn p1..p4> <die - or face> <counter>");
+    const char *turn = field[0], *die = field[1], *counter = field[2];
     if (turn[0] != 'p' || turn[1] < '1' || turn[1] >= '1' + players || turn[2])
         return game_fail(err, errlen, "turn must be p1 to the number of players");
     b->stm = (uint8_t)(turn[1] - '1');
@@ -689,9 +691,8 @@ static bool parse_fen(position_t *pos, const char *fen, char *err, size_t errlen
             b->die = (uint8_t)(f + 1);
     if (b->die == 7)
         return game_fail(err, errlen, "die must be '-' or a face: S M L SM SL ML");
-    char *end;
-    long n = strtol(counter, &end, 10);
-    if (*end || n < 0 || n > DRAW_TURNS)
+    long long n;
+    if (!number_parse(counter, 0, DRAW_TURNS, &n))
         return game_fail(err, errlen, "the counter must be 0-60");
     b->counter = (uint8_t)n;
     if (popcount9(b->out) >= players)
