@@ -1,10 +1,13 @@
 /* match_main.c: `denham-match`, the command line of the match runner. */
+#include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../engine/core/game.h"
+#include "../engine/core/number.h"
 #include "../engine/core/variants.h"
 #include "match.h"
 
@@ -14,11 +17,11 @@ static void usage(void)
             "usage: denham-match --engine name=A cmd=./denham [option.Hash=16] [LIMIT]\n"
             "                    --engine name=B cmd=./denham [LIMIT] [options]\n"
             "       (up to four --engine in jinxx-3p and jinxx-4p, one per seat at most)\n"
-            "LIMIT (per engine, or for both with --each): depth=N | nodes=N | movetime=MS | tc=SEC[+SEC]\n"
+            "LIMIT (per engine, or for both with --each): depth=N (1-127) | nodes=N | movetime=MS | tc=SEC[+SEC]\n"
             "options:\n"
             "  --each LIMIT            the limit of every engine that names none\n"
             "  --variant NAME          game (default: the engine's default variant)\n"
-            "  --games N               number of games, rounded up to even (default 100)\n"
+            "  --games N               number of games, 1-1000000, rounded up to whole groups (default 100)\n"
             "  --concurrency N         games played at once (default 1)\n"
             "  --openings random:N     N random legal plies from --seed (default random:4)\n"
             "  --openings file:PATH    one 'startpos|fen <fen> [moves ...]' per line\n"
@@ -38,32 +41,47 @@ static void usage(void)
             "  --quiet                 no progress line per game\n");
 }
 
+/* The engine's own bounds (PROTOCOL.md): a limit it would refuse would
+ * leave the runner waiting for an answer that never comes. */
+#define ENGINE_MAX_DEPTH 127
+#define ENGINE_MAX_MS (1LL << 40)
+#define MAX_GAMES 1000000
+#define LIMIT_HELP                                                                                               \
+    "limits are depth=1-127, nodes=1-1099511627776, movetime=1-1099511627776 (ms), tc=SEC[+SEC] "               \
+    "(finite, at most 1099511627.776 s)"
+
 static bool parse_ll(const char *s, long long lo, long long *out)
 {
-    char *end;
-    long long v = strtoll(s, &end, 10);
-    if (!*s || *end || v < lo)
+    return number_parse(s, lo, LLONG_MAX, out);
+}
+
+/* Seconds as a decimal fraction ("2", "0.05"), as whole milliseconds in
+ * [lo_ms, ENGINE_MAX_MS]: no NaN, no infinity, no overflow. */
+static bool parse_seconds(const char *s, long long lo_ms, long long *ms, const char **end)
+{
+    char *e;
+    if (!(*s >= '0' && *s <= '9'))
         return false;
-    *out = v;
-    return true;
+    double v = strtod(s, &e);
+    if (!isfinite(v) || v * 1000.0 > (double)ENGINE_MAX_MS || v * 1000.0 + 0.5 < (double)lo_ms)
+        return false;
+    *ms = (long long)(v * 1000.0 + 0.5);
+    *end = e;
+    return *ms >= lo_ms;
 }
 
 static bool parse_limit(const char *key, const char *val, limit_t *l)
 {
     if (strcmp(key, "tc") == 0) {
-        char *end;
-        double base = strtod(val, &end), inc = 0.0;
-        if (end == val || base <= 0)
+        const char *end;
+        long long base, inc = 0;
+        if (!parse_seconds(val, 1, &base, &end))
             return false;
-        if (*end == '+') {
-            const char *s = end + 1;
-            inc = strtod(s, &end);
-            if (end == s || inc < 0)
-                return false;
-        }
+        if (*end == '+' && !parse_seconds(end + 1, 0, &inc, &end))
+            return false;
         if (*end)
             return false;
-        *l = (limit_t){LIMIT_CLOCK, (long long)(base * 1000 + 0.5), (long long)(inc * 1000 + 0.5)};
+        *l = (limit_t){LIMIT_CLOCK, base, inc};
         return true;
     }
     limit_kind_t kind = strcmp(key, "depth") == 0 ? LIMIT_DEPTH
@@ -71,7 +89,7 @@ static bool parse_limit(const char *key, const char *val, limit_t *l)
                         : strcmp(key, "movetime") == 0 ? LIMIT_MOVETIME
                                                        : (limit_kind_t)-1;
     long long v;
-    if ((int)kind < 0 || !parse_ll(val, 1, &v))
+    if ((int)kind < 0 || !number_parse(val, 1, kind == LIMIT_DEPTH ? ENGINE_MAX_DEPTH : ENGINE_MAX_MS, &v))
         return false;
     *l = (limit_t){kind, v, 0};
     return true;
@@ -99,7 +117,7 @@ static int parse_engine(int argc, char **argv, int i, engine_cfg_t *e, bool *has
         } else if (parse_limit(key, val, &e->limit)) {
             *has_limit = true;
         } else {
-            fprintf(stderr, "denham-match: bad engine setting '%s=%s'\n", key, val);
+            fprintf(stderr, "denham-match: bad engine setting '%s=%s': %s\n", key, val, LIMIT_HELP);
             return -1;
         }
     }
@@ -202,7 +220,8 @@ int main(int argc, char **argv)
         if (strcmp(a, "--each") == 0 && one) {
             char *eq = strchr(argv[i + 1], '=');
             if (!eq || (*eq = 0, !parse_limit(argv[i + 1], eq + 1, &each))) {
-                fprintf(stderr, "denham-match: bad --each limit\n");
+                fprintf(stderr, "denham-match: bad --each limit '%s%s%s': %s\n", argv[i + 1], eq ? "=" : "",
+                        eq ? eq + 1 : "", LIMIT_HELP);
                 return 2;
             }
             has_each = true;
@@ -211,7 +230,11 @@ int main(int argc, char **argv)
                 fprintf(stderr, "denham-match: unknown variant '%s'\n", argv[i + 1]);
                 return 2;
             }
-        } else if (strcmp(a, "--games") == 0 && one && parse_ll(argv[i + 1], 1, &v)) {
+        } else if (strcmp(a, "--games") == 0 && one) {
+            if (!number_parse(argv[i + 1], 1, MAX_GAMES, &v)) {
+                fprintf(stderr, "denham-match: --games must be a whole number from 1 to %d\n", MAX_GAMES);
+                return 2;
+            }
             cfg.games = (int)v;
         } else if (strcmp(a, "--concurrency") == 0 && one && parse_ll(argv[i + 1], 1, &v) && v <= 64) {
             cfg.concurrency = (int)v;

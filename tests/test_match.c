@@ -336,6 +336,28 @@ START_TEST(three_engines_one_per_seat)
 }
 END_TEST
 
+/* Issue 14, defect 9: arguments the engine would refuse, or that wrap,
+ * are refused with one line and exit 2 (they used to run forever, lose on
+ * time, play no game, or exit 1 silently). */
+START_TEST(bad_runner_arguments_are_refused)
+{
+    static const char *const bad[] = {
+        "--each tc=nan",      "--each tc=inf",        "--each tc=1e30",           "--each tc=1+nan",
+        "--each depth=200",   "--each depth=0",       "--each movetime=99999999999999", "--each nodes=-5",
+        "--each depth=1 --games 4294967296", "--each depth=1 --games 3000000000", "--each depth=1 --games 0",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "./denham-match --engine cmd=./denham --engine cmd=./denham %s 2>&1; echo exit=$?",
+                 bad[i]);
+        const char *out = shell(cmd);
+        ck_assert_msg(strncmp(out, "denham-match: ", 14) == 0 && strstr(out, "\nexit=2\n") &&
+                          strchr(out, '\n') + 1 == strstr(out, "exit=2"),
+                      "%s: %s", bad[i], out);
+    }
+}
+END_TEST
+
 Suite *suite_match(void)
 {
     Suite *s = suite_create("match");
@@ -354,6 +376,7 @@ Suite *suite_match(void)
     tcase_add_test(runs, team_games_seat_a_process_per_player);
     tcase_add_test(runs, dice_and_seatings);
     tcase_add_test(runs, three_engines_one_per_seat);
+    tcase_add_test(runs, bad_runner_arguments_are_refused);
     suite_add_tcase(s, runs);
     return s;
 }
