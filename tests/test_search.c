@@ -4,6 +4,7 @@
 #include "../engine/games/brandubh.h"
 #include "../engine/games/brax.h"
 #include "../engine/games/jinxx.h"
+#include "../engine/core/variants.h"
 #include "../engine/search/bench.h"
 #include "helpers.h"
 
@@ -278,6 +279,29 @@ START_TEST(jinxx_covers_a_threatened_line)
 }
 END_TEST
 
+/* Issue 14, defect 6: White wins at once with f3 or h8, but depth 1 takes
+ * millions of quiescence nodes here; a win in one is played whatever the
+ * limit (before the fix a 2 s search answered a1). */
+START_TEST(a_win_in_one_is_never_missed)
+{
+    const game_t *g = variants_find("bolix");
+    const char *fen = "2w1b1/2ww2b/2b1ww1b/b1wb2bwb/wbb4bb1/1w3bwbw1/b1wb4w/1wwww2w/wbw1b1b/1bwb1b w 14 15 - 0";
+    search_request_t req = {0};
+    req.game = g;
+    load_fen(g, &req.root, fen);
+    limits_init(&req.limits);
+    req.limits.nodes = 1;
+    searcher_clear(S);
+    search_reset_stop(S);
+    search_result_t r = search_run(S, &req);
+    position_t pos = req.root;
+    undo_t u;
+    g->make(&pos, r.best, &u);
+    outcome_t o;
+    ck_assert(g->decided(&pos, &o) && o.kind == OUTCOME_WIN && o.players == player_bit(1));
+}
+END_TEST
+
 Suite *suite_search(void)
 {
     Suite *s = suite_create("search");
@@ -297,6 +321,7 @@ Suite *suite_search(void)
     tcase_add_test(tc, jinxx_completes_a_line);
     tcase_add_test(tc, jinxx_no_move_before_the_roll);
     tcase_add_test(tc, jinxx_covers_a_threatened_line);
+    tcase_add_test(tc, a_win_in_one_is_never_missed);
     suite_add_tcase(s, tc);
     return s;
 }

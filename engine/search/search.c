@@ -727,6 +727,24 @@ static void ctx_init(ctx_t *c, searcher_t *s, const search_request_t *req)
     c->rev_from[0] = 0;
 }
 
+/* A root move that wins on the spot, or MOVE_NONE. Checked before any
+ * search, so that no limit, however short, and no quiescence however
+ * large, can make the engine miss a win in one. */
+static move_t winning_move(ctx_t *c, const move_t *moves, int n)
+{
+    int side = side_to_move(c);
+    for (int i = 0; i < n; i++) {
+        undo_t u;
+        c->g->make(&c->pos, moves[i], &u);
+        outcome_t o;
+        bool won = c->g->decided(&c->pos, &o) && o.kind == OUTCOME_WIN && (o.players & side_players(c, side));
+        c->g->unmake(&c->pos, moves[i], &u);
+        if (won)
+            return moves[i];
+    }
+    return MOVE_NONE;
+}
+
 search_result_t search_run(searcher_t *s, const search_request_t *req)
 {
     ctx_t *c = s->ctx;
@@ -742,6 +760,15 @@ search_result_t search_run(searcher_t *s, const search_request_t *req)
     if (n == 0 || at_chance(c))
         return res;
     res.best = root_moves[0];
+    move_t win = winning_move(c, root_moves, n);
+    if (win != MOVE_NONE) {
+        res.best = win;
+        res.score = c->dice ? CHANCE_WIN : SCORE_WIN - 1;
+        res.depth = c->seldepth = 1;
+        res.nodes = c->nodes = (uint64_t)n;
+        report(c, req, 1, res.score, &win, 1);
+        return res;
+    }
 
     int max_depth = c->limits.depth > 0 && c->limits.depth < MAX_PLY - 1 ? c->limits.depth : MAX_PLY - 1;
     bool timed = c->budget.soft_ms >= 0;
@@ -783,7 +810,11 @@ search_result_t search_run(searcher_t *s, const search_request_t *req)
         }
         res.score = prev = sc;
         res.depth = depth;
-        report(c, req, depth, sc, c->pv[0], c->pv_len[0]);
+        /* An interrupted first iteration may have no line: show the move. */
+        if (c->pv_len[0] > 0)
+            report(c, req, depth, sc, c->pv[0], c->pv_len[0]);
+        else
+            report(c, req, depth, sc, &res.best, 1);
         if (c->stopped)
             break;
         if (timed && (elapsed(c) >= c->budget.soft_ms * 6 / 10 || n == 1))
