@@ -30,6 +30,24 @@ START_TEST(numbers_are_read_strictly)
 }
 END_TEST
 
+/* Issue 14, defect 7: clearing never writes over memory the table has not
+ * used (an unused table keeps its pages), and a used one comes back empty. */
+START_TEST(tt_clear_touches_only_what_was_used)
+{
+    tt_t tt = {0};
+    ck_assert(tt_resize(&tt, 1));
+    tt_bucket_t *before = tt.buckets;
+    tt_clear(&tt);
+    ck_assert_ptr_eq(tt.buckets, before); /* nothing to clear: not even reallocated */
+    tt_store(&tt, 0x123456789abcdef0ull, 0, 77, 50, 3, TT_EXACT);
+    tt_hit_t hit;
+    ck_assert(tt_probe(&tt, 0x123456789abcdef0ull, 0, &hit));
+    tt_clear(&tt);
+    ck_assert(!tt_probe(&tt, 0x123456789abcdef0ull, 0, &hit));
+    tt_free(&tt);
+}
+END_TEST
+
 START_TEST(tt_stores_and_probes)
 {
     tt_t tt = {0};
@@ -122,6 +140,7 @@ Suite *suite_core(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, numbers_are_read_strictly);
     tcase_add_test(tc, tt_stores_and_probes);
+    tcase_add_test(tc, tt_clear_touches_only_what_was_used);
     tcase_add_test(tc, tt_win_scores_keep_their_distance);
     tcase_add_test(tc, mate_scores_in_moves);
     tcase_add_test(tc, time_budgets);

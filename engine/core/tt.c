@@ -19,6 +19,7 @@ bool tt_resize(tt_t *tt, size_t mb)
     tt->buckets = b;
     tt->count = count;
     tt->generation = 0;
+    tt->written = false;
     return true;
 }
 
@@ -31,8 +32,19 @@ void tt_free(tt_t *tt)
 
 void tt_clear(tt_t *tt)
 {
-    memset(tt->buckets, 0, tt->count * sizeof *tt->buckets);
     tt->generation = 0;
+    if (!tt->written)
+        return;
+    /* Large blocks come from the system as zero pages that cost nothing
+     * until touched: writing zeros over 4 GiB took 8 s. */
+    tt_bucket_t *fresh = calloc(tt->count, sizeof *fresh);
+    if (fresh) {
+        free(tt->buckets);
+        tt->buckets = fresh;
+    } else {
+        memset(tt->buckets, 0, tt->count * sizeof *tt->buckets);
+    }
+    tt->written = false;
 }
 
 void tt_new_search(tt_t *tt) { tt->generation = (uint8_t)((tt->generation + 1) & 63); }
@@ -73,6 +85,7 @@ bool tt_probe(const tt_t *tt, uint64_t key, int ply, tt_hit_t *hit)
 
 void tt_store(tt_t *tt, uint64_t key, int ply, move_t move, score_t score, int depth, int bound)
 {
+    tt->written = true;
     tt_bucket_t *b = bucket_of(tt, key);
     uint32_t check = (uint32_t)(key >> 32);
     tt_entry_t *victim = &b->e[0];

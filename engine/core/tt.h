@@ -34,12 +34,15 @@ typedef struct tt {
     tt_bucket_t *buckets;
     size_t count; /* a power of two */
     uint8_t generation;
+    bool written; /* anything stored since the table was last zeroed */
 } tt_t;
 
 /* Sizes the table to the largest power of two of buckets within mb MiB;
  * false when the memory cannot be had (the old table stays). */
 bool tt_resize(tt_t *tt, size_t mb);
 void tt_free(tt_t *tt);
+/* Empties the table without touching memory it never used: a table never
+ * written is already zero, and a used one gets fresh zeroed pages. */
 void tt_clear(tt_t *tt);
 /* Starts a new search: older entries become preferred victims. */
 void tt_new_search(tt_t *tt);
