@@ -46,7 +46,11 @@ typedef struct engine {
     chance_pruning_t chance_pruning;
     bool random_mover; /* Strength random: a uniformly random legal move */
     uint64_t random_state;
-    /* The running search, if any. */
+    /* The running job (a search, go perft or bench), if any: they all run
+     * on one thread so that the command loop keeps answering. */
+    enum { JOB_SEARCH, JOB_PERFT, JOB_BENCH } job;
+    int job_depth;
+    atomic_bool job_stop;
     bool searching;
     atomic_bool search_finished; /* set by the search thread after its bestmove */
     pthread_t thread;
@@ -129,9 +133,20 @@ static void print_info(void *ctx, const position_t *root, const search_info_t *i
     say(e, "%s", line);
 }
 
+static void run_perft(engine_t *e, int depth);
+static void run_bench(engine_t *e, int depth);
+
 static void *search_thread(void *arg)
 {
     engine_t *e = arg;
+    if (e->job != JOB_SEARCH) {
+        if (e->job == JOB_PERFT)
+            run_perft(e, e->job_depth);
+        else
+            run_bench(e, e->job_depth);
+        atomic_store(&e->search_finished, true);
+        return NULL;
+    }
     search_result_t r = search_run(e->searcher, &e->req);
     /* UCI: after `go infinite` the answer waits for `stop`. */
     while (e->req.limits.infinite && !search_stopped(e->searcher)) {
@@ -167,10 +182,27 @@ static void join_search(engine_t *e, bool stop)
 {
     if (!e->searching)
         return;
-    if (stop)
+    if (stop) {
         search_stop(e->searcher);
+        atomic_store(&e->job_stop, true);
+    }
     pthread_join(e->thread, NULL);
     e->searching = false;
+}
+
+/* Starts e->job on the search thread; false (with an error line) when the
+ * thread cannot be had. */
+static bool start_job(engine_t *e)
+{
+    search_reset_stop(e->searcher);
+    atomic_store(&e->job_stop, false);
+    atomic_store(&e->search_finished, false);
+    if (pthread_create(&e->thread, NULL, search_thread, e) != 0) {
+        ERROR(e, "cannot start the search thread");
+        return false;
+    }
+    e->searching = true;
+    return true;
 }
 
 /* ---- commands ---- */
@@ -302,11 +334,17 @@ static void say_divide(void *ctx, const char *move, uint64_t count)
     say(ctx, "%s: %llu", move, (unsigned long long)count);
 }
 
-/* Repetition is ignored, as shared/rules/README.md defines perft. */
-static void cmd_perft(engine_t *e, int depth)
+/* Repetition is ignored, as shared/rules/README.md defines perft. Runs on
+ * the search thread: `stop` ends it, with one line saying so. */
+static void run_perft(engine_t *e, int depth)
 {
-    position_t pos = e->rec->pos;
-    uint64_t total = perft_divide(e->game, &pos, depth, say_divide, e);
+    position_t pos = e->req.root;
+    bool stopped;
+    uint64_t total = perft_divide_stoppable(e->req.game, &pos, depth, say_divide, e, &e->job_stop, &stopped);
+    if (stopped) {
+        say(e, "info string perft stopped");
+        return;
+    }
     say(e, "");
     say(e, "Nodes searched: %llu", (unsigned long long)total);
 }
@@ -386,7 +424,10 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
             ERROR(e, "usage: go perft <depth 1-64>");
             return;
         }
-        cmd_perft(e, (int)d);
+        e->req = (search_request_t){.game = e->game, .root = e->rec->pos};
+        e->job = JOB_PERFT;
+        e->job_depth = (int)d;
+        start_job(e);
         return;
     }
     search_limits_t limits;
@@ -423,13 +464,8 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
         play_random(e);
         return;
     }
-    search_reset_stop(e->searcher);
-    atomic_store(&e->search_finished, false);
-    if (pthread_create(&e->thread, NULL, search_thread, e) != 0) {
-        ERROR(e, "cannot start the search thread");
-        return;
-    }
-    e->searching = true;
+    e->job = JOB_SEARCH;
+    start_job(e);
 }
 
 static void cmd_board(engine_t *e)
@@ -511,6 +547,11 @@ static void run_bench(engine_t *e, int depth)
         ERROR(e, "a bench position of %s does not parse", e->game->name);
         return;
     }
+    if (search_stopped(e->searcher)) {
+        say(e, "info string bench stopped");
+        searcher_clear(e->searcher);
+        return;
+    }
     int64_t t = b.time_ms > 0 ? b.time_ms : 1;
     say(e, "Total time (ms) : %lld", (long long)b.time_ms);
     say(e, "Nodes searched  : %llu", (unsigned long long)b.nodes);
@@ -529,7 +570,9 @@ static void cmd_bench(engine_t *e, const tokens_t *tk)
         ERROR(e, "usage: bench [depth]");
         return;
     }
-    run_bench(e, (int)d);
+    e->job = JOB_BENCH;
+    e->job_depth = (int)d;
+    start_job(e);
 }
 
 /* "p1".."p4" for each player in mask, separated by spaces. */
@@ -640,10 +683,13 @@ static void engine_free(engine_t *e)
     pthread_mutex_destroy(&e->out_lock);
 }
 
-/* Does the search end by itself: a depth, node or time limit, or a clock
- * for the player to move? */
-static bool has_limit(const search_request_t *req)
+/* Does the running job end by itself: perft and bench do; a search with a
+ * depth, node or time limit, or a clock for the player to move? */
+static bool has_limit(const engine_t *e)
 {
+    if (e->job != JOB_SEARCH)
+        return true;
+    const search_request_t *req = &e->req;
     const search_limits_t *l = &req->limits;
     if (l->infinite)
         return false;
@@ -692,7 +738,7 @@ int protocol_run(FILE *in, FILE *out)
     free(copy);
     /* End of input: let a search with a limit answer, stop any other. */
     if (running && e->searching)
-        join_search(e, !has_limit(&e->req));
+        join_search(e, !has_limit(e));
     free(line);
     engine_free(e);
     free(e);

@@ -362,6 +362,21 @@ START_TEST(hostile_input_is_refused_not_misread)
 }
 END_TEST
 
+/* Issue 14, defect 8: go perft and bench run like a search: isready is
+ * answered at once, stop ends them with one line, and the command loop
+ * goes on (they used to block stop, isready and quit). */
+START_TEST(perft_and_bench_do_not_block)
+{
+    const char *out = run("go perft 64\nisready\nstop\nisready\ngo perft 2\n");
+    ck_assert(strncmp(out, "readyok\ninfo string perft stopped\nreadyok\n", 42) == 0);
+    ck_assert(strstr(out, "Nodes searched: 256\n"));
+    out = run("bench 60\nisready\nstop\nisready\nbench 1\n");
+    ck_assert(strncmp(out, "readyok\n", 8) == 0);
+    ck_assert(strstr(out, "info string bench stopped\nreadyok\n"));
+    ck_assert_int_eq(count_lines_starting(out, "Nodes searched"), 1); /* the second bench only */
+}
+END_TEST
+
 START_TEST(bolix_transcript)
 {
     const char *out = run("setoption name UCI_Variant value bolix\nposition startpos moves e5 e6 a1 e7 e8\nd\n");
@@ -449,6 +464,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, brax_team_transcript);
     tcase_add_test(tc, jinxx_transcript);
     tcase_add_test(tc, hostile_input_is_refused_not_misread);
+    tcase_add_test(tc, perft_and_bench_do_not_block);
     tcase_add_test(tc, variant_option_selects_the_game);
     tcase_add_test(tc, eval_and_bench);
     tcase_add_test(tc, binary_transcript_and_subcommands);

@@ -6,13 +6,16 @@
 
 /* A roll of the die is no ply (shared/rules/README.md): where the die is
  * still to be rolled, perft N is the sum of perft N over the faces. */
-static uint64_t perft_rolls(const game_t *g, position_t *pos, int depth, int n, const move_t *rolls)
+static uint64_t perft_rec(const game_t *g, position_t *pos, int depth, const atomic_bool *stop);
+
+static uint64_t perft_rolls(const game_t *g, position_t *pos, int depth, int n, const move_t *rolls,
+                            const atomic_bool *stop)
 {
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
         undo_t undo;
         g->make(pos, rolls[i], &undo);
-        total += perft(g, pos, depth);
+        total += perft_rec(g, pos, depth, stop);
         g->unmake(pos, rolls[i], &undo);
     }
     return total;
@@ -25,7 +28,7 @@ static int chance_rolls(const game_t *g, const position_t *pos, move_t *rolls)
     return g->chance_outcomes ? g->chance_outcomes(pos, rolls, weights) : 0;
 }
 
-uint64_t perft(const game_t *g, position_t *pos, int depth)
+static uint64_t perft_rec(const game_t *g, position_t *pos, int depth, const atomic_bool *stop)
 {
     if (depth <= 0)
         return 1;
@@ -33,21 +36,25 @@ uint64_t perft(const game_t *g, position_t *pos, int depth)
         move_t rolls[MAX_MOVES];
         int r = chance_rolls(g, pos, rolls);
         if (r > 0)
-            return perft_rolls(g, pos, depth, r, rolls);
+            return perft_rolls(g, pos, depth, r, rolls, stop);
     }
     if (depth == 1)
         return (uint64_t)g->count_moves(pos);
+    if (stop && atomic_load_explicit(stop, memory_order_relaxed))
+        return 0;
     move_t moves[MAX_MOVES];
     int n = g->gen_moves(pos, moves);
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
         undo_t undo;
         g->make(pos, moves[i], &undo);
-        total += perft(g, pos, depth - 1);
+        total += perft_rec(g, pos, depth - 1, stop);
         g->unmake(pos, moves[i], &undo);
     }
     return total;
 }
+
+uint64_t perft(const game_t *g, position_t *pos, int depth) { return perft_rec(g, pos, depth, NULL); }
 
 perft_stats_t perft_stats(const game_t *g, position_t *pos, int depth)
 {
@@ -93,6 +100,14 @@ perft_stats_t perft_stats(const game_t *g, position_t *pos, int depth)
 /* At a chance node the divide lists each face with perft N after it. */
 uint64_t perft_divide(const game_t *g, position_t *pos, int depth, perft_divide_fn each, void *ctx)
 {
+    bool stopped;
+    return perft_divide_stoppable(g, pos, depth, each, ctx, NULL, &stopped);
+}
+
+uint64_t perft_divide_stoppable(const game_t *g, position_t *pos, int depth, perft_divide_fn each, void *ctx,
+                                const atomic_bool *stop, bool *stopped)
+{
+    *stopped = false;
     move_t moves[MAX_MOVES];
     int rolls = depth > 0 ? chance_rolls(g, pos, moves) : 0;
     int n = rolls > 0 ? rolls : depth > 0 ? g->gen_moves(pos, moves) : 0;
@@ -102,8 +117,12 @@ uint64_t perft_divide(const game_t *g, position_t *pos, int depth, perft_divide_
         char text[GAME_MOVE_TEXT_MAX];
         g->move_text(pos, moves[i], text, sizeof text);
         g->make(pos, moves[i], &undo);
-        uint64_t c = perft(g, pos, rolls > 0 ? depth : depth - 1);
+        uint64_t c = perft_rec(g, pos, rolls > 0 ? depth : depth - 1, stop);
         g->unmake(pos, moves[i], &undo);
+        if (stop && atomic_load(stop)) { /* this move's count is partial */
+            *stopped = true;
+            return total;
+        }
         total += c;
         each(ctx, text, c);
     }

@@ -5,6 +5,8 @@
 #ifndef DENHAM_PERFT_H
 #define DENHAM_PERFT_H
 
+#include <stdatomic.h>
+
 #include "game.h"
 
 /* Leaves at depth, counted in bulk at the last ply. */
@@ -19,8 +21,12 @@ typedef struct perft_stats {
 perft_stats_t perft_stats(const game_t *g, position_t *pos, int depth);
 
 /* Perft per root move: calls each(ctx, move text, count) in generation
- * order and returns the total. */
+ * order and returns the total. With a stop flag (NULL: none), a perft
+ * asked to stop returns early; *stopped then tells that its counts are
+ * partial. */
 typedef void (*perft_divide_fn)(void *ctx, const char *move, uint64_t count);
 uint64_t perft_divide(const game_t *g, position_t *pos, int depth, perft_divide_fn each, void *ctx);
+uint64_t perft_divide_stoppable(const game_t *g, position_t *pos, int depth, perft_divide_fn each, void *ctx,
+                                const atomic_bool *stop, bool *stopped);
 
 #endif

@@ -15,7 +15,9 @@ typedef struct bench_result {
 /* Called after each position with its index, node count and best move. */
 typedef void (*bench_progress_fn)(void *ctx, int index, const position_t *pos, const search_result_t *r);
 
-/* depth <= 0 uses the game's own bench depth. False if a bench FEN is bad. */
+/* depth <= 0 uses the game's own bench depth. False if a bench FEN is bad.
+ * Stops after the position during which search_stop() was called; the
+ * caller resets the stop flag before it starts. */
 bool bench_run(const game_t *g, searcher_t *s, int depth, bench_progress_fn progress, void *ctx,
                bench_result_t *out);
 
