@@ -456,7 +456,48 @@ enum {
     EV_DANGER = 120,      /* each pyramid fewer than five: vaporization nears */
     EV_STRIKE = 25,       /* a top of ours that can destroy an enemy top now */
     EV_EXPOSED = 15,      /* a top of ours an enemy top can destroy */
+    EV_WIN_ODDS = 120,    /* the next roller: times the faces (of six) that complete a line */
 };
+
+/* The sizes with which player p could complete a line on its next move: a
+ * top pyramid of p's, from outside the line, or one from p's tree, landing
+ * on the line's one cell whose top is not p's. */
+static unsigned line_sizes(const jinxx_t *b, int p, unsigned mine)
+{
+    unsigned sizes = 0;
+    for (int l = 0; l < 4; l++) {
+        unsigned missing = lines[l] & ~mine;
+        if (popcount9(missing) != 1)
+            continue;
+        int c = __builtin_ctz(missing);
+        for (int s = 0; s < 3; s++) {
+            if (!((landable(b, s) >> c) & 1))
+                continue;
+            unsigned from = mine & b->occ[p][s] & adjacent[c] & ~lines[l];
+            bool tree = false;
+            for (int k = 0; k < 3; k++)
+                tree |= edge_cell[seat_of(b, p)][k] == c && tree_has(b->tree[p][k], s);
+            if (from || tree)
+                sizes |= 1u << s;
+        }
+    }
+    return sizes;
+}
+
+static int next_player(const jinxx_t *b);
+
+/* The player whose roll comes next: the player to move before its roll,
+ * the next one after it. */
+static int next_roller(const jinxx_t *b) { return b->die == 0 ? b->stm : next_player(b); }
+
+/* How many of the six faces allow one of `sizes`: the die's odds. */
+static int faces_allowing(unsigned sizes)
+{
+    int n = 0;
+    for (int f = 0; f < 6; f++)
+        n += (face_sizes[f] & sizes) != 0;
+    return n;
+}
 
 /* Cells where player p could land a top pyramid of size s next turn: the
  * neighbours of p's tops of size s, and the edge cells of trees holding s.
@@ -501,12 +542,16 @@ static void evaluate_all(const jinxx_t *b, score_t value[MAX_PLAYERS], eval_trac
                 if (q != p && in_game(b, q))
                     exposed -= EV_EXPOSED * popcount9(reach(b, q, s) & mine);
         }
+        /* Only the next player to roll gets the die's odds before anyone
+         * can answer; the player to move after a roll knows its face. */
+        int odds = p == next_roller(b) ? EV_WIN_ODDS * faces_allowing(line_sizes(b, p, top[p])) : 0;
+        eval_trace_set(t, "win odds", p, odds);
         eval_trace_set(t, "centre", p, centre);
         eval_trace_set(t, "lines", p, line);
         eval_trace_set(t, "pyramids", p, material);
         eval_trace_set(t, "can destroy", p, strike);
         eval_trace_set(t, "exposed", p, exposed);
-        value[p] = (score_t)(centre + line + material + strike + exposed);
+        value[p] = (score_t)(centre + line + material + strike + exposed + odds);
     }
 }
 
