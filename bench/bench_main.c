@@ -3,12 +3,17 @@
  * then measures, on one thread:
  *   - perft speed: start positions, perft 5, best of three runs;
  *   - search speed: the `bench` positions of each variant measured.
+ *   - stop latency: search_stop() to the search's return, 100 deep searches
+ *     per game (p50, p99, max).
  * Figures, not tests: nothing here fails on speed, only on wrong counts.
  */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../engine/core/perft.h"
 #include "../engine/core/timeman.h"
@@ -120,6 +125,68 @@ static void search_speed(const game_t *g, searcher_t *s)
            (double)best.nodes / (double)t / 1000.0);
 }
 
+/* ---- stop latency ---- */
+
+typedef struct stop_run {
+    searcher_t *s;
+    search_request_t req;
+    int64_t returned_us;
+} stop_run_t;
+
+static int64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static void *stop_search(void *arg)
+{
+    stop_run_t *r = arg;
+    search_run(r->s, &r->req);
+    r->returned_us = now_us();
+    return NULL;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The time from search_stop() to the search's return, over 100 deep
+ * searches of the game's bench positions, each stopped after 5-35 ms. */
+static void stop_latency(const game_t *g, searcher_t *s)
+{
+    enum { STOPS = 100 };
+    int64_t lat[STOPS];
+    int n_fens = 0;
+    while (g->bench_fens[n_fens])
+        n_fens++;
+    for (int i = 0; i < STOPS; i++) {
+        stop_run_t r = {s, {0}, 0};
+        char err[160];
+        if (!g->parse_fen(&r.req.root, g->bench_fens[i % n_fens], err, sizeof err))
+            return;
+        r.req.game = g;
+        limits_init(&r.req.limits); /* no limit: only the stop ends it */
+        search_reset_stop(s);
+        pthread_t t;
+        if (pthread_create(&t, NULL, stop_search, &r) != 0)
+            return;
+        struct timespec wait = {0, (5 + (i * 7) % 31) * 1000000L};
+        nanosleep(&wait, NULL);
+        int64_t asked = now_us();
+        search_stop(s);
+        pthread_join(t, NULL);
+        lat[i] = r.returned_us - asked;
+    }
+    qsort(lat, STOPS, sizeof lat[0], cmp_i64);
+    /* Nearest rank: p99 of 100 is the 99th smallest. */
+    printf("stop latency %s: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d stops)\n", g->name, lat[STOPS / 2 - 1] / 1000.0,
+           lat[STOPS * 99 / 100 - 1] / 1000.0, lat[STOPS - 1] / 1000.0, STOPS);
+}
+
 int main(int argc, char **argv)
 {
     int wrong = perft_suite(argc > 1 ? argv[1] : "bench/perft.txt");
@@ -141,6 +208,8 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < GAMES; i++)
         search_speed(variants_find(games[i]), s);
+    for (int i = 0; i < GAMES; i++)
+        stop_latency(variants_find(games[i]), s);
     searcher_free(s);
     return 0;
 }

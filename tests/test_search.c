@@ -130,7 +130,7 @@ START_TEST(node_limit_is_kept)
     search_reset_stop(S);
     search_result_t r = search_run(S, &req);
     ck_assert(r.best != MOVE_NONE);
-    ck_assert_uint_le(r.nodes, 5000 + 1024);
+    ck_assert_uint_le(r.nodes, 5000 + 256);
     ck_assert_uint_ge(r.nodes, 5000);
 }
 END_TEST
