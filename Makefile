@@ -6,7 +6,11 @@ CFLAGS  ?= -O2
 LDLIBS  := -lpthread
 
 LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/search/*.c) protocol/protocol.c
-TEST_SRC := $(wildcard tests/*.c)
+TEST_SRC := $(wildcard tests/*.c) tests/fuzz/targets.c
+FUZZ_TARGETS := protocol fen moves
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 MATCH_SRC := bench/match.c bench/engine_proc.c bench/stats.c
 
 # Expanded when used (=, not :=), so that `make deps test` sees the check
@@ -21,7 +25,7 @@ DBG_OBJ  := $(LIB_SRC:%.c=build/dbg/%.o)
 SAN_OBJ  := $(LIB_SRC:%.c=build/san/%.o)
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps test sanitize bench clean
+.PHONY: all deps test sanitize bench fuzz clean
 all: denham denham-match
 
 denham: $(REL_OBJ) build/rel/protocol/main.o
@@ -52,14 +56,18 @@ build/test_denham_san: $(SAN_OBJ) $(MATCH_SRC:%.c=build/san/%.o) $(TEST_SRC:%.c=
 build/bench_denham: $(REL_OBJ) build/rel/bench/bench_main.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-# The test suite needs the `check` library; on Debian this installs it
-# (and pkg-config) when it is missing.
+# The test suite needs the `check` library, the fuzz targets clang with
+# libFuzzer; on Debian this installs what is missing.
 deps:
-	@if ! pkg-config --exists check 2>/dev/null; then \
-		echo "installing check and pkg-config with apt-get"; \
+	@need=""; \
+	pkg-config --exists check 2>/dev/null || need="$$need check pkg-config"; \
+	printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' > /tmp/denham-fuzz-probe.c; \
+	$(FUZZ_CC) -fsanitize=fuzzer /tmp/denham-fuzz-probe.c -o /tmp/denham-fuzz-probe 2>/dev/null || need="$$need clang libclang-rt-dev"; \
+	if [ -n "$$need" ]; then \
+		echo "installing$$need with apt-get"; \
 		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq check pkg-config >/dev/null; \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$need >/dev/null; \
 	fi
 
 # The transcript and match tests drive the real binaries, so `test` builds them.
@@ -68,6 +76,25 @@ test: build/test_denham denham denham-match
 
 sanitize: build/test_denham_san denham denham-match
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/test_denham_san
+
+# libFuzzer with ASan and UBSan, one binary per target (tests/fuzz); each
+# runs FUZZ_SECONDS on the committed corpus plus what it finds (build/fuzz).
+# A crash fails the target and leaves build/fuzz/crash-<target>-*: commit
+# it to tests/fuzz/corpus/<target> once fixed, so make test replays it.
+build/fuzz/%: tests/fuzz/targets.c tests/fuzz/libfuzzer_main.c $(LIB_SRC)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CSTD) $(FUZZFLAGS) -DFUZZ_TARGET=$* -o $@ $^ $(LDLIBS)
+
+fuzz: $(FUZZ_TARGETS:%=build/fuzz/%)
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p build/fuzz/corpus-$$t; \
+		echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+		ASAN_OPTIONS=allocator_may_return_null=1 build/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) \
+			-timeout=20 -artifact_prefix=build/fuzz/crash-$$t- -print_final_stats=1 \
+			build/fuzz/corpus-$$t tests/fuzz/corpus/$$t > build/fuzz/$$t.log 2>&1; rc=$$?; \
+		grep -E "stat::number_of_executed_units|ERROR|SUMMARY|Test unit written|runtime error" build/fuzz/$$t.log; \
+		[ $$rc -eq 0 ] || { tail -30 build/fuzz/$$t.log; exit 1; }; \
+	done
 
 bench: build/bench_denham denham
 	./build/bench_denham

@@ -44,5 +44,6 @@ Suite *suite_brax(void);
 Suite *suite_bolix(void);
 Suite *suite_brax_team(void);
 Suite *suite_jinxx(void);
+Suite *suite_fuzz(void);
 
 #endif

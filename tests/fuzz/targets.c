@@ -1,0 +1,124 @@
+/* targets.c: see targets.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "targets.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../engine/core/variants.h"
+#include "../../protocol/protocol.h"
+
+#define FUZZ_MAX_INPUT 4096
+
+/* A NUL-terminated copy of at most FUZZ_MAX_INPUT bytes, or NULL. */
+static char *text_of(const uint8_t *data, size_t size)
+{
+    if (size > FUZZ_MAX_INPUT)
+        size = FUZZ_MAX_INPUT;
+    char *s = malloc(size + 1);
+    if (s) {
+        memcpy(s, data, size);
+        s[size] = 0;
+    }
+    return s;
+}
+
+/* The input, then a stop so that no search or perft it started can outlast
+ * the run (a limited search is otherwise allowed to finish at end of input). */
+int fuzz_protocol(const uint8_t *data, size_t size)
+{
+    if (size > FUZZ_MAX_INPUT)
+        size = FUZZ_MAX_INPUT;
+    char *input = malloc(size + 8);
+    if (!input)
+        return 0;
+    memcpy(input, data, size);
+    memcpy(input + size, "\nstop\n", 6);
+    FILE *in = fmemopen(input, size + 6, "r");
+    char *out_buf = NULL;
+    size_t out_len = 0;
+    FILE *out = open_memstream(&out_buf, &out_len);
+    if (in && out)
+        protocol_run(in, out);
+    if (in)
+        fclose(in);
+    if (out)
+        fclose(out);
+    free(out_buf);
+    free(input);
+    return 0;
+}
+
+static void check(bool ok, const char *what, const char *game, const char *text)
+{
+    if (!ok) {
+        fprintf(stderr, "fuzz: %s broken in %s for '%s'\n", what, game, text);
+        abort();
+    }
+}
+
+int fuzz_fen(const uint8_t *data, size_t size)
+{
+    char *fen = text_of(data, size);
+    if (!fen)
+        return 0;
+    for (int i = 0; variants_at(i); i++) {
+        const game_t *g = variants_at(i);
+        position_t pos, again;
+        char err[256], written[GAME_FEN_MAX];
+        if (!g->parse_fen(&pos, fen, err, sizeof err))
+            continue;
+        g->write_fen(&pos, written, sizeof written);
+        check(g->parse_fen(&again, written, err, sizeof err), "written FEN parses", g->name, fen);
+        check(g->hash(&again) == g->hash(&pos), "FEN round trip (key)", g->name, fen);
+        char twice[GAME_FEN_MAX];
+        g->write_fen(&again, twice, sizeof twice);
+        check(strcmp(written, twice) == 0, "FEN round trip (text)", g->name, fen);
+        move_t moves[MAX_MOVES];
+        g->gen_moves(&pos, moves); /* any position that parses can be played */
+        outcome_t o;
+        g->decided(&pos, &o);
+    }
+    free(fen);
+    return 0;
+}
+
+int fuzz_moves(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    int n_variants = 0;
+    while (variants_at(n_variants))
+        n_variants++;
+    const game_t *g = variants_at(data[0] % n_variants);
+    char *text = text_of(data + 1, size - 1);
+    if (!text)
+        return 0;
+    position_t pos;
+    g->set_start(&pos);
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        move_t m = g->parse_move(&pos, line);
+        if (m == MOVE_NONE)
+            continue;
+        char back[GAME_MOVE_TEXT_MAX];
+        g->move_text(&pos, m, back, sizeof back);
+        check(g->parse_move(&pos, back) == m, "move text round trip", g->name, line);
+        undo_t u;
+        position_t before = pos;
+        g->make(&pos, m, &u);
+        position_t after = pos;
+        g->unmake(&pos, m, &u);
+        check(memcmp(&before, &pos, sizeof pos) == 0, "unmake", g->name, line);
+        pos = after;
+    }
+    free(text);
+    return 0;
+}
+
+const fuzz_target_t fuzz_targets[] = {
+    {"protocol", fuzz_protocol},
+    {"fen", fuzz_fen},
+    {"moves", fuzz_moves},
+};
+const int fuzz_target_count = (int)(sizeof fuzz_targets / sizeof fuzz_targets[0]);

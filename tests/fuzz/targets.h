@@ -1,0 +1,32 @@
+/* targets.h: the fuzz targets, shared by the libFuzzer builds (make fuzz)
+ * and the corpus replay in the check suite (make test), so that every
+ * input ever found interesting or crashing is run again on every test.
+ *
+ * Each target takes any bytes and must neither crash nor break an
+ * invariant; a broken invariant aborts (which both harnesses report). */
+#ifndef DENHAM_FUZZ_TARGETS_H
+#define DENHAM_FUZZ_TARGETS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The protocol loop on the bytes as standard input. */
+int fuzz_protocol(const uint8_t *data, size_t size);
+/* Every game's position parser; what parses must write back and parse to
+ * the same position and key. */
+int fuzz_fen(const uint8_t *data, size_t size);
+/* Every game's move parser from its start position: each line is a move;
+ * a legal one is made, and its text must parse back to itself. */
+int fuzz_moves(const uint8_t *data, size_t size);
+
+typedef int (*fuzz_target_fn)(const uint8_t *data, size_t size);
+
+typedef struct fuzz_target {
+    const char *name; /* also the corpus folder: tests/fuzz/corpus/<name> */
+    fuzz_target_fn run;
+} fuzz_target_t;
+
+extern const fuzz_target_t fuzz_targets[];
+extern const int fuzz_target_count;
+
+#endif
