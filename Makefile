@@ -25,7 +25,7 @@ DBG_OBJ  := $(LIB_SRC:%.c=build/dbg/%.o)
 SAN_OBJ  := $(LIB_SRC:%.c=build/san/%.o)
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps test sanitize bench fuzz clean
+.PHONY: all deps test sanitize bench fuzz soak clean
 all: denham denham-match
 
 denham: $(REL_OBJ) build/rel/protocol/main.o
@@ -95,6 +95,15 @@ fuzz: $(FUZZ_TARGETS:%=build/fuzz/%)
 		grep -E "stat::number_of_executed_units|ERROR|SUMMARY|Test unit written|runtime error" build/fuzz/$$t.log; \
 		[ $$rc -eq 0 ] || { tail -30 build/fuzz/$$t.log; exit 1; }; \
 	done
+
+# The engine built with ASan and UBSan, for the soak.
+build/denham-san: $(SAN_OBJ) build/san/protocol/main.o
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+# Self-play of the sanitizer build in every variant (bench/soak.sh):
+# SOAK_GAMES per variant (default 100) at SOAK_TC (default 1+0.01).
+soak: build/denham-san denham-match
+	bench/soak.sh
 
 bench: build/bench_denham denham
 	./build/bench_denham
