@@ -81,6 +81,7 @@ sanitize: build/test_denham_san denham denham-match
 # runs FUZZ_SECONDS on the committed corpus plus what it finds (build/fuzz).
 # A crash fails the target and leaves build/fuzz/crash-<target>-*: commit
 # it to tests/fuzz/corpus/<target> once fixed, so make test replays it.
+# The malloc limit admits Hash 16384 (a lazily touched 16 GiB table).
 build/fuzz/%: tests/fuzz/targets.c tests/fuzz/libfuzzer_main.c $(LIB_SRC)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CSTD) $(FUZZFLAGS) -DFUZZ_TARGET=$* -o $@ $^ $(LDLIBS)
@@ -90,7 +91,8 @@ fuzz: $(FUZZ_TARGETS:%=build/fuzz/%)
 		mkdir -p build/fuzz/corpus-$$t; \
 		echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
 		ASAN_OPTIONS=allocator_may_return_null=1 build/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) \
-			-timeout=20 -artifact_prefix=build/fuzz/crash-$$t- -print_final_stats=1 \
+			-timeout=20 -rss_limit_mb=4096 -malloc_limit_mb=32768 \
+			-artifact_prefix=build/fuzz/crash-$$t- -print_final_stats=1 \
 			build/fuzz/corpus-$$t tests/fuzz/corpus/$$t > build/fuzz/$$t.log 2>&1; rc=$$?; \
 		grep -E "stat::number_of_executed_units|ERROR|SUMMARY|Test unit written|runtime error" build/fuzz/$$t.log; \
 		[ $$rc -eq 0 ] || { tail -30 build/fuzz/$$t.log; exit 1; }; \
