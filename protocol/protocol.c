@@ -159,21 +159,14 @@ static void *search_thread(void *arg)
         say(e, "bestmove (none)");
         return NULL;
     }
-    char best[GAME_MOVE_TEXT_MAX], ponder[GAME_MOVE_TEXT_MAX] = "";
+    char best[GAME_MOVE_TEXT_MAX];
     g->move_text(&e->req.root, r.best, best, sizeof best);
-    if (r.ponder != MOVE_NONE) {
-        position_t pos = e->req.root;
-        undo_t u;
-        g->make(&pos, r.best, &u);
-        g->move_text(&pos, r.ponder, ponder, sizeof ponder);
-    }
     /* Finished before the answer goes out: a GUI may send the next `go`
-     * the moment it reads bestmove, and that `go` must find us done. */
+     * the moment it reads bestmove, and that `go` must find us done. No
+     * `ponder` token: strict UGI runners read exactly two tokens, and UCI
+     * sends it only when pondering is on, which Denham does not offer. */
     atomic_store(&e->search_finished, true);
-    if (ponder[0])
-        say(e, "bestmove %s ponder %s", best, ponder);
-    else
-        say(e, "bestmove %s", best);
+    say(e, "bestmove %s", best);
     return NULL;
 }
 

@@ -377,6 +377,37 @@ START_TEST(perft_and_bench_do_not_block)
 }
 END_TEST
 
+/* What a strict UGI runner sends (issue 13): options it does not know, its
+ * opening line as "position fen startpos moves ..." and the game appended
+ * with a second "moves"; bestmove must be exactly two tokens. */
+START_TEST(strict_ugi_runner_transcript)
+{
+    /* Two sessions: a runner waits for each bestmove before going on. */
+    static char first[16384];
+    const char *out = run("ugi\nsetoption name Threads value 1\nsetoption name Hash value 16\nisready\n"
+                          "isready\nuginewgame\nposition fen startpos moves e1e3\nquery p1turn\nisready\n"
+                          "query gameover\ngo p1time 1000 p2time 1000 p1inc 10 p2inc 10\n");
+    snprintf(first, sizeof first, "%s", out);
+    ck_assert_int_eq(count_lines_starting(first, "info string error: "), 1); /* the unknown Threads option */
+    ck_assert(strstr(first, "readyok\nreadyok\nresponse false\nreadyok\nresponse false\n"));
+    out = run("ugi\nposition fen startpos moves e1e3 moves e9e7 d1d2\nquery p1turn\nd\n"
+              "go p1time 990 p2time 990 p1inc 10 p2inc 10\n");
+    ck_assert(!strstr(out, "error"));
+    ck_assert(strstr(out, "response false\n"));
+    ck_assert(strstr(out, "Fen: 1bbb1bbb1/9/4b4/9/9/9/4r4/3r5/1rr2rrr1 b - 3\n"));
+    const char *sessions[2] = {first, out};
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(count_lines_starting(sessions[i], "bestmove "), 1);
+        const char *b = strstr(sessions[i], "bestmove ");
+        const char *end = strchr(b, '\n');
+        int spaces = 0;
+        for (const char *c = b; c < end; c++)
+            spaces += *c == ' ';
+        ck_assert_msg(spaces == 1, "bestmove line with %d spaces", spaces);
+    }
+}
+END_TEST
+
 START_TEST(bolix_transcript)
 {
     const char *out = run("setoption name UCI_Variant value bolix\nposition startpos moves e5 e6 a1 e7 e8\nd\n");
@@ -465,6 +496,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, jinxx_transcript);
     tcase_add_test(tc, hostile_input_is_refused_not_misread);
     tcase_add_test(tc, perft_and_bench_do_not_block);
+    tcase_add_test(tc, strict_ugi_runner_transcript);
     tcase_add_test(tc, variant_option_selects_the_game);
     tcase_add_test(tc, eval_and_bench);
     tcase_add_test(tc, binary_transcript_and_subcommands);

@@ -110,7 +110,10 @@ bool record_setup(record_t *r, const game_t *g, const char *text, char *err, siz
         }
         fen[n] = 0;
         char why[160];
-        if (!g->parse_fen(&pos, fen, why, sizeof why)) {
+        /* Runners whose opening is "startpos" send "position fen startpos". */
+        if (strcmp(fen, "startpos") == 0)
+            g->set_start(&pos);
+        else if (!g->parse_fen(&pos, fen, why, sizeof why)) {
             snprintf(err, errlen, "bad FEN '%s': %s", fen, why);
             return false;
         }
@@ -134,6 +137,10 @@ bool record_setup(record_t *r, const game_t *g, const char *text, char *err, siz
             n++;
         snprintf(word, sizeof word, "%.*s", (int)(n < 63 ? n : 63), c);
         c += n;
+        /* A second "moves" continues the list (a runner appending the game
+         * to an opening line that had its own). */
+        if (strcmp(word, "moves") == 0)
+            continue;
         move_t legal[MAX_MOVES];
         if (record_legal_moves(r, legal) == 0)
             return setup_fail(err, errlen, "move '%s': the game is already over", word);

@@ -35,9 +35,10 @@ outcome_t record_outcome(const record_t *r);
 int record_legal_moves(const record_t *r, move_t *moves);
 
 /* Sets r from the text of a `position` command after the word "position":
- * "startpos [moves m1 m2 ...]" or "fen <fen> [moves m1 m2 ...]". Every move
- * must be legal, and none may follow the end of the game. On failure writes
- * the reason to err and leaves r unspecified. */
+ * "startpos [moves m1 m2 ...]" or "fen <fen> [moves m1 m2 ...]", where the
+ * FEN may be the word startpos and a further "moves" continues the list.
+ * Every move must be legal, and none may follow the end of the game. On
+ * failure writes the reason to err and leaves r unspecified. */
 bool record_setup(record_t *r, const game_t *g, const char *text, char *err, size_t errlen);
 /* Appends " moves m1 m2 ..." (the record's moves as text) to buf. */
 void record_moves_text(const record_t *r, char *buf, size_t len);
