@@ -266,43 +266,30 @@ START_TEST(dice_and_seatings)
     ck_assert_msg(strstr(out, "Seating BAA (2 d2 against 1 rnd, rotated): d2 won "), "%s", out);
     ck_assert_msg(strstr(out, "Seat p3: d2 won "), "%s", out);
     ck_assert(!strstr(out, "Pentanomial"));
-    FILE *f = fopen("build/test_match_dice.txt", "r");
-    ck_assert_ptr_nonnull(f);
-    static char line[16384];
-    static char first_roll[16][8], seats[16][64];
-    int games = 0;
-    while (fgets(line, sizeof line, f)) {
-        char *field[8];
-        int k = 0;
-        for (char *t = strtok(line, "\t\n"); t && k < 8; t = strtok(NULL, "\t\n"))
-            field[k++] = t;
-        ck_assert_int_eq(k, 8);
-        int i = atoi(field[0]) - 1;
-        ck_assert(i >= 0 && i < 12);
-        snprintf(seats[i], sizeof seats[i], "%s", field[2]);
-        ck_assert_str_eq(field[3], "-");
+    static game_line_t g[12];
+    ck_assert_int_eq(read_games("build/test_match_dice.txt", "jinxx-3p", g, 12), 12);
+    static char first_roll[12][8];
+    for (int i = 0; i < 12; i++) {
+        ck_assert_str_eq(g[i].p2, "-");
         static record_t r;
         char err[300];
-        ck_assert_msg(record_setup(&r, &jinxx_3p, field[7], err, sizeof err), "%s", err);
+        ck_assert_msg(record_setup(&r, &jinxx_3p, g[i].position, err, sizeof err), "%s", err);
         outcome_t o = record_outcome(&r);
         char want[16];
         if (o.kind == OUTCOME_WIN)
             snprintf(want, sizeof want, "p%dwin", player_first(o.players) + 1);
         else
             snprintf(want, sizeof want, "draw");
-        ck_assert_str_eq(field[4], want);
-        ck_assert(strncmp(field[7], "startpos moves ", 15) == 0);
-        sscanf(field[7] + 15, "%7s", first_roll[i]);
-        games++;
+        ck_assert_str_eq(g[i].result, want);
+        ck_assert(strncmp(g[i].position, "startpos moves ", 15) == 0);
+        sscanf(g[i].position + 15, "%7s", first_roll[i]);
     }
-    fclose(f);
-    ck_assert_int_eq(games, 12);
     for (int i = 0; i < 12; i++)
         ck_assert_str_eq(first_roll[i], first_roll[i / 6 * 6]); /* one set of dice per group */
-    ck_assert_str_eq(seats[0], "d2,rnd,rnd");
-    ck_assert_str_eq(seats[1], "rnd,d2,rnd");
-    ck_assert_str_eq(seats[2], "rnd,rnd,d2");
-    ck_assert_str_eq(seats[3], "rnd,d2,d2");
+    ck_assert_str_eq(g[0].p1, "d2,rnd,rnd");
+    ck_assert_str_eq(g[1].p1, "rnd,d2,rnd");
+    ck_assert_str_eq(g[2].p1, "rnd,rnd,d2");
+    ck_assert_str_eq(g[3].p1, "rnd,d2,d2");
 }
 END_TEST
 
