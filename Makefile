@@ -7,11 +7,11 @@ LDLIBS  := -lpthread
 
 LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/search/*.c) protocol/protocol.c
 TEST_SRC := $(wildcard tests/*.c) tests/fuzz/targets.c
-FUZZ_TARGETS := protocol fen moves
+FUZZ_TARGETS := protocol fen moves match_args
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-MATCH_SRC := bench/match.c bench/engine_proc.c bench/stats.c
+MATCH_SRC := bench/match.c bench/match_args.c bench/engine_proc.c bench/stats.c
 
 # Expanded when used (=, not :=), so that `make deps test` sees the check
 # that deps has just installed.
@@ -82,7 +82,7 @@ sanitize: build/test_denham_san denham denham-match
 # A crash fails the target and leaves build/fuzz/crash-<target>-*: commit
 # it to tests/fuzz/corpus/<target> once fixed, so make test replays it.
 # The malloc limit admits Hash 16384 (a lazily touched 16 GiB table).
-build/fuzz/%: tests/fuzz/targets.c tests/fuzz/libfuzzer_main.c $(LIB_SRC)
+build/fuzz/%: tests/fuzz/targets.c tests/fuzz/libfuzzer_main.c bench/match_args.c $(LIB_SRC)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CSTD) $(FUZZFLAGS) -DFUZZ_TARGET=$* -o $@ $^ $(LDLIBS)
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../bench/match_args.h"
 #include "../../engine/core/variants.h"
 #include "../../protocol/protocol.h"
 
@@ -116,9 +117,31 @@ int fuzz_moves(const uint8_t *data, size_t size)
     return 0;
 }
 
+int fuzz_match_args(const uint8_t *data, size_t size)
+{
+    char *text = text_of(data, size);
+    if (!text)
+        return 0;
+    enum { MAX_ARGS = 64 };
+    char *argv[MAX_ARGS + 1] = {"denham-match"};
+    int argc = 1;
+    for (char *a = strtok(text, " \t\n"); a && argc < MAX_ARGS; a = strtok(NULL, " \t\n"))
+        argv[argc++] = a;
+    argv[argc] = NULL;
+    static match_cfg_t cfg;
+    /* Messages go to stderr; what matters is that nothing breaks. */
+    if (match_args(argc, argv, &cfg) == MATCH_ARGS_OK) {
+        check(cfg.n_engines >= 2 && cfg.n_engines <= MATCH_MAX_ENGINES, "engine count", "denham-match", text);
+        check(cfg.games >= 1, "games", "denham-match", text);
+    }
+    free(text);
+    return 0;
+}
+
 const fuzz_target_t fuzz_targets[] = {
     {"protocol", fuzz_protocol},
     {"fen", fuzz_fen},
     {"moves", fuzz_moves},
+    {"match_args", fuzz_match_args},
 };
 const int fuzz_target_count = (int)(sizeof fuzz_targets / sizeof fuzz_targets[0]);
