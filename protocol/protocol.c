@@ -41,6 +41,7 @@ typedef struct engine {
     record_t *rec;
     searcher_t *searcher;
     int hash_mb;
+    bool hash_allocated; /* the table is sized at the first isready or go */
     int overhead_ms;
     multiplayer_t multiplayer;
     chance_pruning_t chance_pruning;
@@ -183,10 +184,24 @@ static void join_search(engine_t *e, bool stop)
     e->searching = false;
 }
 
+/* Sizes the table as the Hash option says, once: at the first isready or
+ * go, not at start-up, as the UGI text advises (a GUI sets Hash first). */
+static void ensure_hash(engine_t *e)
+{
+    if (e->hash_allocated)
+        return;
+    e->hash_allocated = true;
+    if (!searcher_set_hash(e->searcher, (size_t)e->hash_mb)) {
+        ERROR(e, "cannot allocate %d MB for the hash table; using 1 MB", e->hash_mb);
+        e->hash_mb = 1;
+    }
+}
+
 /* Starts e->job on the search thread; false (with an error line) when the
  * thread cannot be had. */
 static bool start_job(engine_t *e)
 {
+    ensure_hash(e);
     search_reset_stop(e->searcher);
     atomic_store(&e->job_stop, false);
     atomic_store(&e->search_finished, false);
@@ -278,7 +293,8 @@ static void cmd_setoption(engine_t *e, const tokens_t *tk)
             ERROR(e, "Hash must be a whole number from 1 to %d", HASH_MAX_MB);
             return;
         }
-        if (!searcher_set_hash(e->searcher, (size_t)x)) {
+        /* Before the first isready or go only the size is noted. */
+        if (e->hash_allocated && !searcher_set_hash(e->searcher, (size_t)x)) {
             ERROR(e, "cannot allocate %lld MB for the hash table; kept %d MB", x, e->hash_mb);
             return;
         }
@@ -631,7 +647,10 @@ static bool dispatch(engine_t *e, tokens_t *tk, const char *rest)
         return false;
     }
     if (strcmp(c, "uci") == 0 || strcmp(c, "ugi") == 0) cmd_hello(e, c[1] == 'g');
-    else if (strcmp(c, "isready") == 0) say(e, "readyok");
+    else if (strcmp(c, "isready") == 0) {
+        ensure_hash(e);
+        say(e, "readyok");
+    }
     else if (strcmp(c, "stop") == 0) join_search(e, true);
     else if (strcmp(c, "ucinewgame") == 0 || strcmp(c, "uginewgame") == 0) {
         join_search(e, true);
@@ -662,7 +681,7 @@ static bool engine_init(engine_t *e, FILE *out)
     e->chance_pruning = CHANCE_DEFAULT;
     e->random_state = 0x9E3779B97F4A7C15ull;
     e->rec = malloc(sizeof *e->rec);
-    e->searcher = searcher_new((size_t)e->hash_mb);
+    e->searcher = searcher_new(1); /* resized at the first isready or go */
     if (!e->rec || !e->searcher)
         return false;
     reset_game(e);
@@ -806,6 +825,7 @@ int protocol_cli_bench(int argc, char **argv, FILE *out)
         return 1;
     }
     e->game = g;
+    ensure_hash(e);
     run_bench(e, (int)depth);
     engine_free(e);
     free(e);

@@ -408,6 +408,21 @@ START_TEST(strict_ugi_runner_transcript)
 }
 END_TEST
 
+/* The table is sized at the first isready or go (issue 13): a bench run
+ * straight after start-up must use the Hash size, which shows in its node
+ * count, equal to the command line's. */
+START_TEST(table_sized_before_the_first_search)
+{
+    static char cli[256];
+    snprintf(cli, sizeof cli, "%s", line_after(shell("./denham bench brandubh 5"), "Nodes searched  : "));
+    const char *out = run("setoption name UCI_Variant value brandubh\nbench 5\n");
+    ck_assert_str_eq(line_after(out, "Nodes searched  : "), cli);
+    out = run("setoption name Hash value 16384\nsetoption name Hash value 8\nisready\ngo depth 2\n");
+    ck_assert(!strstr(out, "error"));
+    ck_assert(strstr(out, "readyok\n"));
+}
+END_TEST
+
 START_TEST(bolix_transcript)
 {
     const char *out = run("setoption name UCI_Variant value bolix\nposition startpos moves e5 e6 a1 e7 e8\nd\n");
@@ -497,6 +512,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, hostile_input_is_refused_not_misread);
     tcase_add_test(tc, perft_and_bench_do_not_block);
     tcase_add_test(tc, strict_ugi_runner_transcript);
+    tcase_add_test(tc, table_sized_before_the_first_search);
     tcase_add_test(tc, variant_option_selects_the_game);
     tcase_add_test(tc, eval_and_bench);
     tcase_add_test(tc, binary_transcript_and_subcommands);
