@@ -335,13 +335,6 @@ static move_t roll_die(const match_cfg_t *cfg, const record_t *rec, rng_t *dice)
     return rolls[n - 1];
 }
 
-static bool at_roll(const game_t *g, const position_t *pos)
-{
-    move_t rolls[MAX_MOVES];
-    int w[MAX_MOVES];
-    return g->chance_outcomes && g->chance_outcomes(pos, rolls, w) > 0;
-}
-
 /* Plays game `index`; afterwards w->text holds its whole position command. */
 static void play_game(worker_t *w, int index, game_result_t *r)
 {
@@ -393,7 +386,7 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
             snprintf(r->reason, sizeof r->reason, "%s", o.reason);
             return;
         }
-        if (at_roll(g, &w->rec.pos)) { /* the runner rolls, never an engine */
+        if (game_at_chance(g, &w->rec.pos)) { /* the runner rolls, never an engine */
             if (!record_play(&w->rec, roll_die(cfg, &w->rec, &dice))) {
                 snprintf(r->reason, sizeof r->reason, "game too long (adjudicated draw)");
                 return;

@@ -461,9 +461,7 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
         say(e, "bestmove (none)");
         return;
     }
-    move_t rolls[MAX_MOVES];
-    int weights[MAX_MOVES];
-    if (e->game->chance_outcomes && e->game->chance_outcomes(&r->pos, rolls, weights) > 0) {
+    if (game_at_chance(e->game, &r->pos)) {
         ERROR(e, "the die is still to be rolled: add the face (S, M, L, SM, SL or ML) to the moves");
         return;
     }
@@ -616,10 +614,7 @@ static void cmd_query(engine_t *e, const tokens_t *tk)
         player_list(game_players_in(g, pos), list, sizeof list);
         say(e, "response %d %s", g->players, list);
     } else if (strcmp(q, "chance") == 0) {
-        move_t rolls[MAX_MOVES];
-        int weights[MAX_MOVES];
-        bool roll = g->chance_outcomes && o.kind == OUTCOME_NONE && g->chance_outcomes(pos, rolls, weights) > 0;
-        say(e, "response %s", roll ? "true" : "false");
+        say(e, "response %s", o.kind == OUTCOME_NONE && game_at_chance(g, pos) ? "true" : "false");
     } else if (strcmp(q, "result") == 0) {
         /* One token, as UGI runners expect: a team's win is named by its
          * first seat (PROTOCOL.md). */

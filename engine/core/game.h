@@ -204,31 +204,17 @@ static inline int game_team_to_move(const game_t *g, const position_t *pos)
     return g->team_of[g->to_move(pos)];
 }
 
-/* The seats of team t. */
-static inline player_mask_t game_team_mask(const game_t *g, int t)
-{
-    player_mask_t m = 0;
-    for (int p = 0; p < g->players; p++)
-        if (g->team_of[p] == t)
-            m |= player_bit(p);
-    return m;
-}
-
 static inline player_mask_t game_players_in(const game_t *g, const position_t *pos)
 {
     return g->players_in ? g->players_in(pos) : (player_mask_t)((1u << g->players) - 1);
 }
 
-/* The outcome "team t has won". */
-static inline outcome_t outcome_team_win(const game_t *g, int t, const char *reason)
+/* True when the next event at pos is a roll of the die (a chance node). */
+static inline bool game_at_chance(const game_t *g, const position_t *pos)
 {
-    return (outcome_t){OUTCOME_WIN, game_team_mask(g, t), reason};
-}
-
-/* True when the outcome is a win for a player of team t. */
-static inline bool outcome_team_won(const game_t *g, outcome_t o, int t)
-{
-    return o.kind == OUTCOME_WIN && (o.players & game_team_mask(g, t)) != 0;
+    move_t rolls[MAX_MOVES];
+    int weights[MAX_MOVES];
+    return g->chance_outcomes && g->chance_outcomes(pos, rolls, weights) > 0;
 }
 
 /* Records one evaluation term (values for team 0 and team 1); no-op

@@ -200,13 +200,7 @@ static score_t terminal_score(const ctx_t *c, outcome_t o, int ply)
     return won ? SCORE_WIN - ply : -(SCORE_WIN - ply);
 }
 
-/* True when the next event is a roll of the die. */
-static bool at_chance(const ctx_t *c)
-{
-    move_t rolls[MAX_MOVES];
-    int weights[MAX_MOVES];
-    return c->dice && c->g->chance_outcomes(&c->pos, rolls, weights) > 0;
-}
+static bool at_chance(const ctx_t *c) { return c->dice && game_at_chance(c->g, &c->pos); }
 
 static bool is_repetition(const ctx_t *c, int ply)
 {
