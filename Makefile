@@ -103,7 +103,8 @@ build/denham-san: $(SAN_OBJ) build/san/protocol/main.o
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
 # Self-play of the sanitizer build in every variant (bench/soak.sh):
-# SOAK_GAMES per variant (default 100) at SOAK_TC (default 1+0.01).
+# SOAK_GAMES per variant (default 100) at SOAK_TC (default 1+0.01),
+# SOAK_CONCURRENCY games at a time (default 2).
 soak: build/denham-san denham-match
 	bench/soak.sh
 

@@ -3,10 +3,12 @@
 # denham-match in every variant at short clocks. Fails on any crash,
 # illegal move, time loss, or sanitizer report in the engines' logs.
 #   SOAK_GAMES games per variant (default 100), SOAK_TC the clock
-#   (default 1+0.01), SOAK_VARIANTS the variants (default: all).
+#   (default 1+0.01), SOAK_VARIANTS the variants (default: all),
+#   SOAK_CONCURRENCY games at a time (default 2: one core per engine).
 set -u
 games=${SOAK_GAMES:-100}
 tc=${SOAK_TC:-1+0.01}
+concurrency=${SOAK_CONCURRENCY:-2}
 variants=${SOAK_VARIANTS:-"brax brax-zillions brax-easy brax-hunt brax-3p brax-4p brandubh brandubh-v2 bolix jinxx jinxx-3p jinxx-4p"}
 mkdir -p build/soak
 failed=0
@@ -16,7 +18,7 @@ for v in $variants; do
     rm -f "$log"
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
         ./denham-match --variant "$v" --engine name=a cmd=build/denham-san --engine name=b cmd=build/denham-san \
-        --each "tc=$tc" --games "$games" --concurrency 2 --time-margin 200 --log "$log" --quiet > "$out" 2>&1
+        --each "tc=$tc" --games "$games" --concurrency "$concurrency" --time-margin 200 --log "$log" --quiet > "$out" 2>&1
     rc=$?
     played=$(sed -n 's/^Match .*, \([0-9]*\) games$/\1/p' "$out")
     bad=""
