@@ -12,6 +12,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 MATCH_SRC := bench/match.c bench/match_args.c bench/engine_proc.c bench/stats.c
+# Shared by the tests and the benchmarks.
+BENCH_LIB := bench/long_game.c
 
 # Expanded when used (=, not :=), so that `make deps test` sees the check
 # that deps has just installed.
@@ -47,13 +49,13 @@ denham-match: $(REL_OBJ) $(MATCH_SRC:%.c=build/rel/%.o) build/rel/bench/match_ma
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lm
 
 # The tests link the match runner's statistics and process code too.
-build/test_denham: $(DBG_OBJ) $(MATCH_SRC:%.c=build/dbg/%.o) $(TEST_SRC:%.c=build/dbg/%.o)
+build/test_denham: $(DBG_OBJ) $(MATCH_SRC:%.c=build/dbg/%.o) $(BENCH_LIB:%.c=build/dbg/%.o) $(TEST_SRC:%.c=build/dbg/%.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS) -lm
 
-build/test_denham_san: $(SAN_OBJ) $(MATCH_SRC:%.c=build/san/%.o) $(TEST_SRC:%.c=build/san/%.o)
+build/test_denham_san: $(SAN_OBJ) $(MATCH_SRC:%.c=build/san/%.o) $(BENCH_LIB:%.c=build/san/%.o) $(TEST_SRC:%.c=build/san/%.o)
 	$(CC) $(SANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS) -lm
 
-build/bench_denham: $(REL_OBJ) build/rel/bench/bench_main.o
+build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=build/rel/%.o) build/rel/bench/bench_main.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The test suite needs the `check` library, the fuzz targets clang with

@@ -4,7 +4,10 @@
  *   - perft speed: start positions, perft 5, best of three runs;
  *   - search speed: the `bench` positions of each variant measured.
  *   - stop latency: search_stop() to the search's return, 100 deep searches
- *     per game (p50, p99, max).
+ *     per game (p50, p99, max);
+ *   - a long game: a position command of 100,000 Brax moves, the time to
+ *     apply it (record alone, and the whole protocol command) and the
+ *     record's memory.
  * Figures, not tests: nothing here fails on speed, only on wrong counts.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -16,9 +19,12 @@
 #include <time.h>
 
 #include "../engine/core/perft.h"
+#include "../engine/core/record.h"
 #include "../engine/core/timeman.h"
 #include "../engine/core/variants.h"
 #include "../engine/search/bench.h"
+#include "../protocol/protocol.h"
+#include "long_game.h"
 
 static char *trim(char *s)
 {
@@ -187,8 +193,80 @@ static void stop_latency(const game_t *g, searcher_t *s)
            lat[STOPS * 99 / 100 - 1] / 1000.0, lat[STOPS - 1] / 1000.0, STOPS);
 }
 
+/* Runs the protocol on input; the time in microseconds. */
+static int64_t protocol_time(const char *input, bool *goes_on)
+{
+    char *output = NULL;
+    size_t out_len = 0;
+    FILE *in = fmemopen((void *)input, strlen(input), "r"), *out = open_memstream(&output, &out_len);
+    int64_t t0 = now_us();
+    protocol_run(in, out);
+    int64_t t1 = now_us();
+    fclose(in);
+    fclose(out);
+    *goes_on = strstr(output, "response false") && !strstr(output, "error");
+    free(output);
+    return t1 - t0;
+}
+
+static void long_game(void)
+{
+    enum { PLIES = 100000, NEXT = 100 };
+    const game_t *g = variants_find("brax");
+    char final_fen[GAME_FEN_MAX];
+    char *text = long_game_text(g, "9/9/9/9/4b4/9/9/9/r7r r - 0", PLIES + NEXT, 1, final_fen, sizeof final_fen);
+    if (!text) {
+        printf("long game: no game of %d plies found\n", PLIES);
+        return;
+    }
+    /* ends[k]: where the text of the first PLIES + k moves ends. */
+    size_t full = strlen(text), ends[NEXT + 1];
+    char *p = text + full;
+    for (int k = NEXT; k >= 0; k--) {
+        ends[k] = (size_t)(p - text);
+        while (k > 0 && *--p != ' ')
+            ;
+    }
+    text[ends[0]] = 0;
+    static record_t r;
+    char err[300];
+    int64_t t0 = now_us();
+    bool ok = record_setup(&r, g, text, err, sizeof err);
+    int64_t t1 = now_us();
+    size_t bytes = (size_t)r.capacity * (sizeof *r.moves + sizeof *r.hashes) + (size_t)r.rep_size * sizeof *r.rep;
+    text[ends[0]] = ' ';
+    /* A runner's next command repeats the game and adds a move: NEXT of them. */
+    size_t len = (size_t)(NEXT + 1) * (full + 30) + 100, n = 0;
+    char *input = malloc(len);
+    n += (size_t)snprintf(input, len, "setoption name UCI_Variant value brax\n");
+    bool first_ok, all_ok;
+    for (int k = 0; k <= NEXT; k++) {
+        n += (size_t)snprintf(input + n, len - n, "position %.*s\nquery gameover\n", (int)ends[k], text);
+        if (k == 0) {
+            int64_t one = protocol_time(input, &first_ok);
+            printf("long game: %d plies (%zu characters): record set up in %.1f ms (%s), %.1f MiB; position "
+                   "command %.1f ms",
+                   PLIES, ends[0], (double)(t1 - t0) / 1e3, ok ? "ok" : err, (double)bytes / (1 << 20),
+                   (double)one / 1e3);
+        }
+    }
+    int64_t all = protocol_time(input, &all_ok);
+    /* The first command again, to subtract it. */
+    input[strlen("setoption name UCI_Variant value brax\n") + strlen("position \nquery gameover\n") + ends[0]] = 0;
+    int64_t one = protocol_time(input, &first_ok);
+    printf(", each next ply's command %.2f ms (%s)\n", (double)(all - one) / NEXT / 1e3,
+           first_ok && all_ok ? "game goes on" : "WRONG ANSWER");
+    record_free(&r);
+    free(input);
+    free(text);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "long-game") == 0) { /* that figure alone */
+        long_game();
+        return 0;
+    }
     int wrong = perft_suite(argc > 1 ? argv[1] : "bench/perft.txt");
     if (wrong) {
         printf("%d perft counts are wrong\n", wrong);
@@ -211,5 +289,6 @@ int main(int argc, char **argv)
     for (int i = 0; i < GAMES; i++)
         stop_latency(variants_find(games[i]), s);
     searcher_free(s);
+    long_game();
     return 0;
 }

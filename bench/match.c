@@ -14,7 +14,6 @@
 
 #define HANDSHAKE_MS 10000
 #define OPENING_TEXT 8192
-#define GAME_TEXT (RECORD_MAX_PLIES * 8 + OPENING_TEXT)
 
 /* Games come in groups that share an opening and, in games with dice, the
  * rolls. Two teams: a group is two games, engine 0 playing team 0 in the
@@ -83,7 +82,12 @@ typedef struct worker {
     record_t rec;
     int opening_plies; /* -1 until the opening is set up */
     char line[EPROC_LINE_MAX];
-    char text[GAME_TEXT];
+    /* "position <opening> moves ...": grown a move at a time, since a game
+     * may be long (no rule ends Brax's two against one). */
+    char *text;
+    size_t text_len, text_cap;
+    int text_plies;     /* record plies the text holds */
+    position_t text_pos; /* the position after them */
 } worker_t;
 
 /* ---- openings ---- */
@@ -236,45 +240,67 @@ static void go_command(const match_cfg_t *cfg, const int *seat_engine, const lon
     }
 }
 
-/* The opening text with the record's game moves appended. */
-static void position_text(worker_t *w, const char *opening, int opening_plies)
+static bool text_append(worker_t *w, const char *piece)
 {
-    snprintf(w->text, sizeof w->text, "%s", opening);
-    if (w->rec.plies == opening_plies)
-        return;
-    size_t n = strlen(w->text);
-    position_t pos = w->rec.start;
-    undo_t u;
-    for (int i = 0; i < opening_plies; i++)
-        w->rec.game->make(&pos, w->rec.moves[i], &u);
-    if (!strstr(opening, " moves"))
-        n += (size_t)snprintf(w->text + n, sizeof w->text - n, " moves");
-    for (int i = opening_plies; i < w->rec.plies && n < sizeof w->text; i++) {
-        char mv[GAME_MOVE_TEXT_MAX];
-        w->rec.game->move_text(&pos, w->rec.moves[i], mv, sizeof mv);
-        w->rec.game->make(&pos, w->rec.moves[i], &u);
-        n += (size_t)snprintf(w->text + n, sizeof w->text - n, " %s", mv);
+    size_t n = strlen(piece);
+    if (w->text_len + n + 1 > w->text_cap) {
+        size_t cap = w->text_cap ? w->text_cap : 4096;
+        while (cap < w->text_len + n + 1)
+            cap *= 2;
+        char *grown = realloc(w->text, cap);
+        if (!grown)
+            return false;
+        w->text = grown;
+        w->text_cap = cap;
     }
+    memcpy(w->text + w->text_len, piece, n + 1);
+    w->text_len += n;
+    return true;
+}
+
+/* Starts the text of a game: "position <opening>". */
+static bool text_start(worker_t *w, const char *opening)
+{
+    w->text_len = 0;
+    w->text_plies = w->opening_plies;
+    if (w->opening_plies >= 0)
+        w->text_pos = w->rec.pos;
+    return text_append(w, "position ") && text_append(w, opening);
+}
+
+/* Appends the moves played since the text was last brought up to date. */
+static bool text_catch_up(worker_t *w, const char *opening)
+{
+    bool ok = true;
+    if (w->text_plies == w->opening_plies && w->rec.plies > w->text_plies && !strstr(opening, " moves"))
+        ok = text_append(w, " moves");
+    for (; ok && w->text_plies < w->rec.plies; w->text_plies++) {
+        char mv[GAME_MOVE_TEXT_MAX + 1] = " ";
+        undo_t u;
+        move_t m = w->rec.moves[w->text_plies];
+        w->rec.game->move_text(&w->text_pos, m, mv + 1, sizeof mv - 1);
+        w->rec.game->make(&w->text_pos, m, &u);
+        ok = text_append(w, mv);
+    }
+    return ok;
 }
 
 /* Asks the engine in `seat` for a move; fills r and returns false when the
  * game ends by forfeit. */
 static bool ask_move(worker_t *w, const int *seat_engine, long long *clock, int seat, const char *opening,
-                     int opening_plies, game_result_t *r, move_t *move)
+                     game_result_t *r, move_t *move)
 {
     const match_cfg_t *cfg = w->sh->cfg;
     int e = seat_engine[seat];
     eproc_t *p = &w->eng[e][seat_slot(seat_engine, seat)];
     const limit_t *l = &cfg->engines[e].limit;
     char cmd[512];
-    position_text(w, opening, opening_plies);
-    char *full = malloc(strlen(w->text) + 16);
-    if (!full)
+    if (!text_catch_up(w, opening)) {
+        snprintf(r->reason, sizeof r->reason, "runner out of memory");
         return false;
-    sprintf(full, "position %s", w->text);
+    }
     go_command(cfg, seat_engine, clock, seat, cmd, sizeof cmd);
-    bool ok = eproc_send(p, full) && eproc_send(p, cmd);
-    free(full);
+    bool ok = eproc_send(p, w->text) && eproc_send(p, cmd);
     int64_t start = timeman_now_ms();
     long long allowed = l->kind == LIMIT_CLOCK      ? clock[seat] + cfg->time_margin_ms
                         : l->kind == LIMIT_MOVETIME ? l->value + cfg->time_margin_ms
@@ -335,16 +361,18 @@ static move_t roll_die(const match_cfg_t *cfg, const record_t *rec, rng_t *dice)
     return rolls[n - 1];
 }
 
-/* Plays game `index`; afterwards w->text holds its whole position command. */
+/* Plays game `index`; afterwards w->text holds its whole position command
+ * (or NULL when the runner ran out of memory). */
 static void play_game(worker_t *w, int index, game_result_t *r)
 {
     const char *opening = opening_of(w->sh, index);
     w->opening_plies = -1;
     play_moves(w, index, r);
-    if (w->opening_plies >= 0)
-        position_text(w, opening, w->opening_plies);
-    else
-        snprintf(w->text, sizeof w->text, "%s", opening);
+    if (!(w->opening_plies >= 0 ? text_catch_up(w, opening) : text_start(w, opening))) {
+        free(w->text);
+        w->text = NULL;
+        w->text_len = w->text_cap = 0;
+    }
 }
 
 static void play_moves(worker_t *w, int index, game_result_t *r)
@@ -372,6 +400,10 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
         return;
     }
     int opening_plies = w->opening_plies = w->rec.plies;
+    if (!text_start(w, opening)) {
+        snprintf(r->reason, sizeof r->reason, "runner out of memory");
+        return;
+    }
     long long clock[MAX_PLAYERS];
     for (int s = 0; s < g->players; s++)
         clock[s] = cfg->engines[seat_engine[s]].limit.value;
@@ -399,7 +431,7 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
         }
         int seat = g->to_move(&w->rec.pos);
         move_t m;
-        if (!ask_move(w, seat_engine, clock, seat, opening, opening_plies, r, &m))
+        if (!ask_move(w, seat_engine, clock, seat, opening, r, &m))
             return;
         if (!record_play(&w->rec, m)) {
             snprintf(r->reason, sizeof r->reason, "game too long (adjudicated draw)");
@@ -463,7 +495,7 @@ static void write_game(shared_t *sh, worker_t *w, int index, const game_result_t
     seat_names(sh->cfg, index, p1, p2, sizeof p1);
     result_text(sh->cfg, index, r, res, sizeof res);
     fprintf(sh->games_file, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", index + 1, sh->cfg->game->name, p1, p2, res, r->reason,
-            opening_of(sh, index), w->text);
+            opening_of(sh, index), w->text ? w->text + strlen("position ") : "");
     fflush(sh->games_file);
 }
 
@@ -575,6 +607,8 @@ static void *worker_main(void *arg)
     for (int e = 0; e < MATCH_MAX_ENGINES; e++)
         for (int k = 0; k < MAX_PLAYERS; k++)
             eproc_stop(&w->eng[e][k], 1000);
+    record_free(&w->rec);
+    free(w->text);
     return NULL;
 }
 

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "protocol.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <pthread.h>
@@ -23,7 +24,9 @@
 #define HASH_MAX_MB 16384
 #define OVERHEAD_DEFAULT_MS 30
 #define OVERHEAD_MAX_MS 5000
-#define MAX_TOKENS (RECORD_MAX_PLIES + 64)
+/* Words per command; `position` is parsed from the untokenised line, so
+ * its move list is not bounded by this. */
+#define MAX_TOKENS 1024
 /* The searches measured strongest (README, "Jinxx"). */
 #define MULTIPLAYER_DEFAULT MULTI_PARANOID
 #define CHANCE_DEFAULT CHANCE_STAR2
@@ -39,6 +42,12 @@ typedef struct engine {
     pthread_mutex_t out_lock;
     const game_t *game;
     record_t *rec;
+    record_t *scratch; /* where `position` is set up before it replaces rec */
+    /* The arguments of the `position` command rec was set up from, when it
+     * had a move list: a runner sends the whole game before every move, and
+     * a command that extends this one only has its new moves played. */
+    char *last_position;
+    size_t last_position_cap;
     searcher_t *searcher;
     int hash_mb;
     bool hash_allocated; /* the table is sized at the first isready or go */
@@ -56,7 +65,7 @@ typedef struct engine {
     atomic_bool search_finished; /* set by the search thread after its bestmove */
     pthread_t thread;
     search_request_t req;
-    uint64_t req_history[RECORD_MAX_PLIES + 1];
+    uint64_t req_history[SEARCH_HISTORY_MAX];
 } engine_t;
 
 /* ---- output ---- */
@@ -240,7 +249,12 @@ static void reset_game(engine_t *e)
 {
     position_t start;
     e->game->set_start(&start);
-    record_init(e->rec, e->game, &start);
+    /* Cannot fail: the buffers exist since engine_init and are kept. */
+    bool ok = record_init(e->rec, e->game, &start);
+    assert(ok);
+    (void)ok;
+    if (e->last_position)
+        e->last_position[0] = 0;
 }
 
 /* The index of value among a combo option's n names; -1, with one error
@@ -326,16 +340,45 @@ static void cmd_setoption(engine_t *e, const tokens_t *tk)
     }
 }
 
-/* position startpos|fen <fen> [moves m1 m2 ...]; the old state stays on error. */
+/* Keeps the text of the position command rec now holds ("" for none). */
+static void remember_position(engine_t *e, const char *args)
+{
+    size_t n = strlen(args) + 1;
+    if (n > e->last_position_cap) {
+        char *grown = realloc(e->last_position, n);
+        if (!grown) {
+            if (e->last_position)
+                e->last_position[0] = 0;
+            return;
+        }
+        e->last_position = grown;
+        e->last_position_cap = n;
+    }
+    memcpy(e->last_position, args, n);
+}
+
+/* position startpos|fen <fen> [moves m1 m2 ...]. The old state stays on
+ * error, except after an illegal move, which ends the game with the
+ * offender's loss (PROTOCOL.md, "Illegal moves"). */
 static void cmd_position(engine_t *e, const char *args)
 {
-    static record_t scratch; /* one command at a time: the main thread only */
     char err[GAME_FEN_MAX + 200];
-    if (!record_setup(&scratch, e->game, args, err, sizeof err)) {
+    const char *last = e->last_position;
+    size_t n = last ? strlen(last) : 0;
+    bool extends = n > 0 && strncmp(args, last, n) == 0 && strchr(" \t", args[n]);
+    bool ok;
+    if (!extends)
+        ok = record_setup(e->scratch, e->game, args, err, sizeof err);
+    else if (record_copy(e->scratch, e->rec))
+        ok = record_append(e->scratch, args + n, err, sizeof err);
+    else
+        ok = snprintf(err, sizeof err, "out of memory") < 0;
+    if (!ok)
         ERROR(e, "%s", err);
+    if (!ok && e->scratch->forfeit_by < 0)
         return;
-    }
-    *e->rec = scratch;
+    record_swap(e->rec, e->scratch);
+    remember_position(e, ok && e->rec->plies > 0 ? args : "");
 }
 
 static void say_divide(void *ctx, const char *move, uint64_t count)
@@ -453,6 +496,8 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
     /* The search keeps its own copy of the history: `position` may change
      * the record while it runs. */
     int from = r->reversible_from;
+    if (r->plies - from > SEARCH_HISTORY_MAX)
+        from = r->plies - SEARCH_HISTORY_MAX;
     e->req.history_len = r->plies - from;
     memcpy(e->req_history, &r->hashes[from], (size_t)e->req.history_len * sizeof(uint64_t));
     e->req.history = e->req_history;
@@ -675,18 +720,25 @@ static bool engine_init(engine_t *e, FILE *out)
     e->multiplayer = MULTIPLAYER_DEFAULT;
     e->chance_pruning = CHANCE_DEFAULT;
     e->random_state = 0x9E3779B97F4A7C15ull;
-    e->rec = malloc(sizeof *e->rec);
+    e->rec = calloc(1, sizeof *e->rec);
+    e->scratch = calloc(1, sizeof *e->scratch);
     e->searcher = searcher_new(1); /* resized at the first isready or go */
-    if (!e->rec || !e->searcher)
-        return false;
-    reset_game(e);
-    return true;
+    position_t start;
+    e->game->set_start(&start);
+    return e->rec && e->scratch && e->searcher && record_init(e->rec, e->game, &start) &&
+           record_init(e->scratch, e->game, &start);
 }
 
 static void engine_free(engine_t *e)
 {
     searcher_free(e->searcher);
+    if (e->rec)
+        record_free(e->rec);
+    if (e->scratch)
+        record_free(e->scratch);
     free(e->rec);
+    free(e->scratch);
+    free(e->last_position);
     pthread_mutex_destroy(&e->out_lock);
 }
 

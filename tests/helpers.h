@@ -45,5 +45,6 @@ Suite *suite_bolix(void);
 Suite *suite_brax_team(void);
 Suite *suite_jinxx(void);
 Suite *suite_fuzz(void);
+Suite *suite_record(void);
 
 #endif

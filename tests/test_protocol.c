@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bench/long_game.h"
+#include "../engine/core/variants.h"
 #include "../protocol/protocol.h"
 #include "helpers.h"
 
@@ -98,9 +100,8 @@ END_TEST
 START_TEST(bad_input_keeps_the_state)
 {
     static const char *const bad[] = {
-        "position startpos moves d2c2 zz\n",
-        "position startpos moves d2c2 d2c2\n",
         "position fen 3a3/3a3 a\n",
+        "position fen 3a3/3a3 a moves d2c2\n",
         "position fen\n",
         "position\n",
         "position startpos junk\n",
@@ -408,6 +409,83 @@ START_TEST(strict_ugi_runner_transcript)
 }
 END_TEST
 
+/* Issue 13: a runner that never checks moves sees a game with an illegal
+ * move end, lost by the offender; the next valid position repairs it. */
+START_TEST(illegal_move_loses_for_the_offender)
+{
+    const char *out = run_bdb("position startpos moves d2c2 zz\nquery gameover\nquery result\nmoves\n"
+                              "go p1time 1000 p2time 1000\nposition startpos moves d2c2\nquery gameover\n"
+                              "query result\n");
+    ck_assert_int_eq(count_lines_starting(out, "info string error: "), 1);
+    ck_assert(strstr(out, "info string error: illegal move 'zz'\nresponse true\nresponse p1win\nmoves\n"
+                          "info string the game is over\nbestmove (none)\nresponse false\nresponse none\n"));
+    out = run_bdb("position startpos moves zz\nquery result\nd\n");
+    ck_assert(strstr(out, "response p2win\n"));
+    ck_assert_str_eq(line_after(out, "Fen: "), "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a");
+    /* Teams: West (p2) offends, the red team wins, named by South. */
+    out = run("setoption name UCI_Variant value brax-4p\nposition startpos moves e1e2 e1e2\nquery result\n");
+    ck_assert(strstr(out, "response p1win\n"));
+    /* Free for all: the others share the game. */
+    out = run("setoption name UCI_Variant value jinxx-3p\nposition startpos moves S Ma1b1\nquery gameover\n"
+              "query result\n");
+    ck_assert(strstr(out, "response true\nresponse draw\n"));
+    /* A bad face is the roller's error: the position stays as it was. */
+    out = run("setoption name UCI_Variant value jinxx\nposition startpos moves S\nposition startpos moves XL\n"
+              "query gameover\nquery chance\n");
+    ck_assert(strstr(out, "response false\nresponse false\n"));
+}
+END_TEST
+
+/* A position command that extends the last one only plays its new moves;
+ * the result must be what a fresh parse gives, repetition included. */
+START_TEST(extending_position_commands)
+{
+    static char input[4096];
+    static const char *const lap[] = {"d2c2", "d3c3", "c2d2", "c3d3"};
+    size_t n = (size_t)snprintf(input, sizeof input, "setoption name UCI_Variant value brandubh\n");
+    char game[256] = "startpos moves";
+    for (int ply = 0; ply < 8; ply++) {
+        strcat(game, " ");
+        strcat(game, lap[ply % 4]);
+        n += (size_t)snprintf(input + n, sizeof input - n, "position %s\nquery gameover\n", game);
+    }
+    /* Then: an extension with an illegal move, a repair, a longer token. */
+    n += (size_t)snprintf(input + n, sizeof input - n,
+                          "position startpos moves d2c2\nposition startpos moves d2c2 zz\nquery result\n"
+                          "position startpos moves d2c2\nquery gameover\nposition startpos moves d2c2x\n"
+                          "position startpos moves d2c2 moves d3c3\nd\n");
+    const char *out = run(input);
+    /* The start position comes back after plies 4 and 8: the third time ends the game. */
+    const char *expected = "response false\nresponse false\nresponse false\nresponse false\n"
+                           "response false\nresponse false\nresponse false\nresponse true\n"
+                           "info string error: illegal move 'zz'\nresponse p1win\nresponse false\n"
+                           "info string error: illegal move 'd2c2x'\n";
+    ck_assert_msg(strncmp(out, expected, strlen(expected)) == 0, "%s", out);
+    ck_assert_str_eq(line_after(out, "Fen: "), "3a3/3a3/3d3/aadkdaa/2d4/2a4/3a3 a");
+}
+END_TEST
+
+/* Issue 13: no cap on game length; the runner's whole game in one line. */
+START_TEST(position_with_100000_moves)
+{
+    char final_fen[GAME_FEN_MAX];
+    char *text = long_game_text(variants_find("brax"), "9/9/9/9/4b4/9/9/9/r7r r - 0", 100000, 7, final_fen,
+                                sizeof final_fen);
+    ck_assert_ptr_nonnull(text);
+    size_t len = strlen(text) + 200;
+    char *input = malloc(len);
+    ck_assert_ptr_nonnull(input);
+    snprintf(input, len, "position %s\nd\nquery gameover\ngo depth 2\n", text);
+    const char *out = run(input);
+    ck_assert_int_eq(count_lines_starting(out, "info string error"), 0);
+    ck_assert_str_eq(line_after(out, "Fen: "), final_fen);
+    ck_assert(strstr(out, "response false\n"));
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    free(input);
+    free(text);
+}
+END_TEST
+
 /* The table is sized at the first isready or go (issue 13): a bench run
  * straight after start-up must use the Hash size, which shows in its node
  * count, equal to the command line's. */
@@ -512,6 +590,9 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, hostile_input_is_refused_not_misread);
     tcase_add_test(tc, perft_and_bench_do_not_block);
     tcase_add_test(tc, strict_ugi_runner_transcript);
+    tcase_add_test(tc, illegal_move_loses_for_the_offender);
+    tcase_add_test(tc, position_with_100000_moves);
+    tcase_add_test(tc, extending_position_commands);
     tcase_add_test(tc, table_sized_before_the_first_search);
     tcase_add_test(tc, variant_option_selects_the_game);
     tcase_add_test(tc, eval_and_bench);

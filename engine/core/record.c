@@ -3,43 +3,203 @@
 
 #include <assert.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-void record_init(record_t *r, const game_t *g, const position_t *start)
+#define RECORD_FIRST_CAPACITY 256
+#define REP_FIRST_SIZE 256
+
+static bool record_reserve(record_t *r, int plies)
+{
+    if (plies <= r->capacity)
+        return true;
+    if (plies > RECORD_MAX_PLIES)
+        return false;
+    int cap = r->capacity ? r->capacity : RECORD_FIRST_CAPACITY;
+    while (cap < plies)
+        cap = cap > RECORD_MAX_PLIES / 2 ? RECORD_MAX_PLIES : cap * 2;
+    move_t *moves = realloc(r->moves, (size_t)cap * sizeof *moves);
+    if (moves)
+        r->moves = moves;
+    uint64_t *hashes = realloc(r->hashes, ((size_t)cap + 1) * sizeof *hashes);
+    if (hashes)
+        r->hashes = hashes;
+    if (!moves || !hashes)
+        return false;
+    r->capacity = cap;
+    return true;
+}
+
+/* The slot of key in the current generation, or the free slot it belongs in. */
+static rep_slot_t *rep_find(const record_t *r, uint64_t key)
+{
+    size_t mask = (size_t)r->rep_size - 1;
+    for (size_t i = (size_t)(key * 0x9E3779B97F4A7C15ull >> 32) & mask;; i = (i + 1) & mask) {
+        rep_slot_t *s = &r->rep[i];
+        if (s->generation != r->generation || s->key == key)
+            return s;
+    }
+}
+
+static void rep_new_generation(record_t *r)
+{
+    r->rep_used = 0;
+    if (++r->generation == 0) { /* after 2^32 generations: really clear */
+        if (r->rep)
+            memset(r->rep, 0, (size_t)r->rep_size * sizeof *r->rep);
+        r->generation = 1;
+    }
+}
+
+/* Counts one more occurrence of key; false when out of memory. */
+static bool rep_add(record_t *r, uint64_t key)
+{
+    if (2 * (r->rep_used + 1) > r->rep_size) { /* keep the table half empty */
+        int size = r->rep_size ? 2 * r->rep_size : REP_FIRST_SIZE;
+        rep_slot_t *grown = calloc((size_t)size, sizeof *grown);
+        if (!grown)
+            return false;
+        rep_slot_t *old = r->rep;
+        int old_size = r->rep_size;
+        r->rep = grown;
+        r->rep_size = size;
+        uint32_t gen = r->generation;
+        r->generation = 1;
+        for (int i = 0; i < old_size; i++)
+            if (old[i].generation == gen)
+                *rep_find(r, old[i].key) = (rep_slot_t){old[i].key, old[i].count, 1};
+        free(old);
+    }
+    rep_slot_t *s = rep_find(r, key);
+    if (s->generation != r->generation) {
+        *s = (rep_slot_t){key, 0, r->generation};
+        r->rep_used++;
+    }
+    s->count++;
+    return true;
+}
+
+bool record_init(record_t *r, const game_t *g, const position_t *start)
 {
     r->game = g;
     r->start = *start;
     r->pos = *start;
     r->plies = 0;
-    r->hashes[0] = g->hash(start);
     r->reversible_from = 0;
+    r->forfeit_by = -1;
+    rep_new_generation(r);
+    if (!record_reserve(r, RECORD_FIRST_CAPACITY)) {
+        record_free(r);
+        return false;
+    }
+    r->hashes[0] = g->hash(start);
+    if (!rep_add(r, r->hashes[0])) {
+        record_free(r);
+        return false;
+    }
+    return true;
+}
+
+void record_free(record_t *r)
+{
+    free(r->moves);
+    free(r->hashes);
+    free(r->rep);
+    r->moves = NULL;
+    r->hashes = NULL;
+    r->rep = NULL;
+    r->capacity = r->rep_size = r->rep_used = 0;
+    r->plies = 0;
+}
+
+bool record_copy(record_t *dst, const record_t *src)
+{
+    if (!record_reserve(dst, src->plies > 0 ? src->plies : 1))
+        return false;
+    if (dst->rep_size < src->rep_size) {
+        rep_slot_t *rep = calloc((size_t)src->rep_size, sizeof *rep);
+        if (!rep)
+            return false;
+        free(dst->rep);
+        dst->rep = rep;
+    }
+    move_t *moves = dst->moves;
+    uint64_t *hashes = dst->hashes;
+    rep_slot_t *rep = dst->rep;
+    int capacity = dst->capacity, rep_size = dst->rep_size > src->rep_size ? dst->rep_size : src->rep_size;
+    *dst = *src;
+    dst->moves = moves;
+    dst->hashes = hashes;
+    dst->rep = rep;
+    dst->capacity = capacity;
+    memcpy(moves, src->moves, (size_t)src->plies * sizeof *moves);
+    memcpy(hashes, src->hashes, ((size_t)src->plies + 1) * sizeof *hashes);
+    /* The table is rebuilt for dst's size (it may be larger than src's). */
+    dst->rep_size = rep_size;
+    dst->rep_used = 0;
+    dst->generation = 1;
+    memset(rep, 0, (size_t)rep_size * sizeof *rep);
+    for (int i = 0; i < src->rep_size; i++)
+        if (src->rep[i].generation == src->generation) {
+            *rep_find(dst, src->rep[i].key) = (rep_slot_t){src->rep[i].key, src->rep[i].count, 1};
+            dst->rep_used++;
+        }
+    return true;
+}
+
+void record_swap(record_t *a, record_t *b)
+{
+    record_t t = *a;
+    *a = *b;
+    *b = t;
 }
 
 bool record_play(record_t *r, move_t move)
 {
-    if (r->plies >= RECORD_MAX_PLIES)
+    assert(r->forfeit_by < 0);
+    if (!record_reserve(r, r->plies + 1))
         return false;
     undo_t undo;
+    position_t before = r->pos;
     r->game->make(&r->pos, move, &undo);
+    uint64_t key = r->game->hash(&r->pos);
+    if (move & MOVE_IRREVERSIBLE)
+        rep_new_generation(r);
+    if (!rep_add(r, key)) {
+        r->pos = before;
+        return false;
+    }
     r->moves[r->plies++] = move;
-    r->hashes[r->plies] = r->game->hash(&r->pos);
+    r->hashes[r->plies] = key;
     if (move & MOVE_IRREVERSIBLE)
         r->reversible_from = r->plies;
     return true;
 }
 
+int record_count(const record_t *r, uint64_t key)
+{
+    const rep_slot_t *s = rep_find(r, key);
+    return s->generation == r->generation ? (int)s->count : 0;
+}
+
 int record_occurrences(const record_t *r)
 {
-    int count = 0;
-    uint64_t key = r->hashes[r->plies];
-    for (int i = r->plies; i >= r->reversible_from; i--)
-        count += r->hashes[i] == key;
-    return count;
+    return record_count(r, r->hashes[r->plies]);
 }
 
 outcome_t record_outcome(const record_t *r)
 {
     const game_t *g = r->game;
+    if (r->forfeit_by >= 0) {
+        player_mask_t others = game_players_in(g, &r->pos) & ~player_bit(r->forfeit_by);
+        if (game_teams(g) > 2)
+            return (outcome_t){OUTCOME_DRAW, others, "illegal move"};
+        player_mask_t winners = 0;
+        for (int p = 0; p < g->players; p++)
+            if (g->team_of[p] != g->team_of[r->forfeit_by])
+                winners |= player_bit(p);
+        return (outcome_t){OUTCOME_WIN, winners, "illegal move"};
+    }
     move_t moves[MAX_MOVES];
     if (g->gen_moves(&r->pos, moves) == 0)
         return g->outcome(&r->pos);
@@ -121,7 +281,8 @@ bool record_setup(record_t *r, const game_t *g, const char *text, char *err, siz
     } else {
         return setup_fail(err, errlen, "%s", "usage: position startpos|fen <fen> [moves <move>...]");
     }
-    record_init(r, g, &pos);
+    if (!record_init(r, g, &pos))
+        return setup_fail(err, errlen, "%s", "out of memory");
     rest = skip_space(rest);
     if (!*rest)
         return true;
@@ -130,7 +291,13 @@ bool record_setup(record_t *r, const game_t *g, const char *text, char *err, siz
         sscanf(rest, "%63s", word);
         return setup_fail(err, errlen, "expected 'moves', got '%s'", word);
     }
-    for (const char *c = skip_space(rest + 5); *c; c = skip_space(c)) {
+    return record_append(r, rest + 5, err, errlen);
+}
+
+bool record_append(record_t *r, const char *text, char *err, size_t errlen)
+{
+    const game_t *g = r->game;
+    for (const char *c = skip_space(text); *c; c = skip_space(c)) {
         char word[64];
         size_t n = 0;
         while (c[n] && c[n] != ' ' && c[n] != '\t' && c[n] != '\n' && c[n] != '\r')
@@ -145,10 +312,16 @@ bool record_setup(record_t *r, const game_t *g, const char *text, char *err, siz
         if (record_legal_moves(r, legal) == 0)
             return setup_fail(err, errlen, "move '%s': the game is already over", word);
         move_t m = g->parse_move(&r->pos, word);
-        if (m == MOVE_NONE)
+        if (m == MOVE_NONE) {
+            /* The player to move loses (PROTOCOL.md): a runner that never
+             * checks moves must still see the game end. A bad face of the
+             * die is the roller's error, not a player's. */
+            if (!game_at_chance(g, &r->pos))
+                r->forfeit_by = g->to_move(&r->pos);
             return setup_fail(err, errlen, "illegal move '%s'", word);
+        }
         if (!record_play(r, m))
-            return setup_fail(err, errlen, "%s", "too many moves");
+            return setup_fail(err, errlen, "%s", r->plies >= RECORD_MAX_PLIES ? "too many moves" : "out of memory");
     }
     return true;
 }

@@ -28,7 +28,7 @@
 /* Beyond this many quiescence plies even forcing chains stop: a Bolix four
  * answered by a capture can be renewed until a hand runs dry. */
 #define QS_MAX_PLIES 16
-#define KEYS_MAX (4096 + MAX_PLY + 2)
+#define KEYS_MAX (SEARCH_HISTORY_MAX + MAX_PLY + 2)
 
 typedef struct ctx ctx_t;
 

@@ -48,11 +48,15 @@ typedef enum chance_pruning {
 #define CHANCE_WIN 10000
 _Static_assert(CHANCE_WIN < SCORE_WIN_BOUND, "chance scores are never mate scores");
 
+/* Keys of earlier positions the search keeps for repetition. */
+#define SEARCH_HISTORY_MAX 4096
+
 typedef struct search_request {
     const game_t *game;
     position_t root;
     /* Keys of the positions before the root since the last irreversible
-     * move, oldest first (the root's own key not included). */
+     * move, oldest first (the root's own key not included); only the last
+     * SEARCH_HISTORY_MAX are looked at. */
     const uint64_t *history;
     int history_len;
     search_limits_t limits;
