@@ -5,7 +5,8 @@ WARN    := -Wall -Wextra -Wshadow
 CFLAGS  ?= -O2
 LDLIBS  := -lpthread
 
-LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/search/*.c) protocol/protocol.c
+LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/search/*.c) protocol/protocol.c protocol/otep.c \
+            protocol/otn.c
 TEST_SRC := $(wildcard tests/*.c) tests/fuzz/targets.c
 FUZZ_TARGETS := protocol fen moves match_args
 FUZZ_SECONDS ?= 60

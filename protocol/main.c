@@ -2,13 +2,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../engine/core/number.h"
+#include "otep.h"
 #include "protocol.h"
+
+#define OTEP_MOVETIME_MS 5000
 
 static int usage(void)
 {
     fprintf(stderr, "usage: denham                          run the UGI/UCI protocol on stdin/stdout\n"
                     "       denham perft <variant> <depth> [fen]\n"
-                    "       denham bench [variant] [depth]\n");
+                    "       denham bench [variant] [depth]\n"
+                    "       denham otep [--movetime MS]          the OpenTafl Engine Protocol (Brandubh)\n");
     return 2;
 }
 
@@ -20,5 +25,13 @@ int main(int argc, char **argv)
         return protocol_cli_perft(argc - 2, argv + 2, stdout);
     if (strcmp(argv[1], "bench") == 0)
         return protocol_cli_bench(argc - 2, argv + 2, stdout);
+    if (strcmp(argv[1], "otep") == 0) {
+        long long ms = OTEP_MOVETIME_MS;
+        if (argc == 4 && strcmp(argv[2], "--movetime") == 0 && number_parse(argv[3], 1, 1LL << 40, &ms))
+            return otep_run(stdin, stdout, (int)(ms < 1 << 30 ? ms : 1 << 30));
+        if (argc != 2)
+            return usage();
+        return otep_run(stdin, stdout, (int)ms);
+    }
     return usage();
 }

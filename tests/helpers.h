@@ -46,5 +46,6 @@ Suite *suite_brax_team(void);
 Suite *suite_jinxx(void);
 Suite *suite_fuzz(void);
 Suite *suite_record(void);
+Suite *suite_otep(void);
 
 #endif

@@ -68,6 +68,7 @@ struct ctx {
     /* BRS: set at the ply of a best reply's decision node; after the reply
      * the turn goes straight back to the root player. */
     bool brs_reply[MAX_PLY + 1];
+    const search_request_t *req; /* for the root moves it allows */
 };
 
 /* ---- the searcher object ---- */
@@ -561,6 +562,21 @@ static void update_pv(ctx_t *c, int ply, move_t m)
     c->pv_len[ply] = len + 1;
 }
 
+/* Keeps, of the n root moves, those the request allows; the new count. */
+static int allowed_root_moves(const search_request_t *req, move_t *moves, int n)
+{
+    if (req->n_root_moves <= 0)
+        return n;
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < req->n_root_moves; k++)
+            if (moves[i] == req->root_moves[k]) {
+                moves[kept++] = moves[i];
+                break;
+            }
+    return kept;
+}
+
 static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta, bool pv_node)
 {
     c->pv_len[ply] = 0;
@@ -600,6 +616,8 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
     int n = c->g->gen_moves(&c->pos, moves);
     if (n == 0)
         return terminal_score(c, c->g->outcome(&c->pos), ply);
+    if (ply == 0)
+        n = allowed_root_moves(c->req, moves, n);
 
     /* No extension for answering a threat: quiescence follows forcing lines
      * to the end, and extending here let four-and-answer chains keep full
@@ -704,6 +722,7 @@ static void ctx_init(ctx_t *c, searcher_t *s, const search_request_t *req)
     memset(c, 0, sizeof *c);
     c->s = s;
     c->g = req->game;
+    c->req = req;
     c->pos = req->root;
     c->limits = req->limits;
     c->start_ms = timeman_now_ms();
@@ -750,7 +769,7 @@ search_result_t search_run(searcher_t *s, const search_request_t *req)
     tt_new_search(&s->tt);
 
     move_t root_moves[MAX_MOVES];
-    int n = c->g->gen_moves(&c->pos, root_moves);
+    int n = allowed_root_moves(req, root_moves, c->g->gen_moves(&c->pos, root_moves));
     /* The roller, never the engine, rolls the die: no move to choose yet. */
     if (n == 0 || at_chance(c))
         return res;

@@ -65,6 +65,10 @@ typedef struct search_request {
     void *report_ctx;
     multiplayer_t multiplayer;
     chance_pruning_t chance_pruning;
+    /* When n_root_moves > 0, only these root moves are searched (UCI's
+     * searchmoves; analysis of several best moves excludes those found). */
+    const move_t *root_moves;
+    int n_root_moves;
 } search_request_t;
 
 typedef struct search_result {

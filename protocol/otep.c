@@ -1,0 +1,462 @@
+/* otep.c: the OpenTafl Engine Protocol loop. See PROTOCOL.md, "OTEP". */
+#define _POSIX_C_SOURCE 200809L
+#include "otep.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/core/number.h"
+#include "../engine/core/record.h"
+#include "../engine/search/search.h"
+#include "otn.h"
+
+#define OTEP_HASH_MB 64
+#define OTEP_OVERHEAD_MS 100 /* OpenTafl's pipes and clock are slower than a runner's */
+#define ANALYSIS_MAX 16
+
+typedef struct otep {
+    FILE *out;
+    pthread_mutex_t out_lock;
+    const game_t *game; /* NULL until a rules string Denham plays */
+    record_t *rec;      /* the game as Denham follows it */
+    record_t *before;   /* the game before Denham's last move (for `error`) */
+    searcher_t *searcher;
+    int movetime_ms;
+    bool simple_moves;
+    bool position_pending; /* a `position` whose side to move is still to come */
+    char position[OTN_POSITION_MAX];
+    int64_t clock_ms[2]; /* -1: no clock */
+    bool overtime[2];
+    /* The running search: `play` (one move) or `analyze` (several). */
+    bool searching;
+    bool analysing;
+    atomic_bool cancelled; /* `finish`, `goodbye`, new rules: no answer */
+    pthread_t thread;
+    search_request_t req;
+    uint64_t history[SEARCH_HISTORY_MAX];
+    int analysis_wanted;
+    int64_t analysis_ms;
+    move_t played; /* the move `play` answered, for the record */
+} otep_t;
+
+static void say(otep_t *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&o->out_lock);
+    vfprintf(o->out, fmt, ap);
+    fputc('\n', o->out);
+    fflush(o->out);
+    pthread_mutex_unlock(&o->out_lock);
+    va_end(ap);
+}
+
+/* ---- the search thread ---- */
+
+static void request_init(otep_t *o, search_limits_t limits)
+{
+    const record_t *r = o->rec;
+    o->req = (search_request_t){.game = o->game, .root = r->pos, .limits = limits};
+    o->req.overhead_ms = OTEP_OVERHEAD_MS;
+    int from = r->plies - r->reversible_from > SEARCH_HISTORY_MAX ? r->plies - SEARCH_HISTORY_MAX : r->reversible_from;
+    o->req.history_len = r->plies - from;
+    memcpy(o->history, &r->hashes[from], (size_t)o->req.history_len * sizeof *o->history);
+    o->req.history = o->history;
+}
+
+/* An evaluation for OpenTafl: pawn units (a man is 1.0) for the side to
+ * move; a won or lost game is +-1000. */
+static double evaluation(score_t score)
+{
+    int moves;
+    if (search_score_is_mate(score, &moves))
+        return moves > 0 ? 1000.0 : -1000.0;
+    return (double)score / 100.0;
+}
+
+static void *play_thread(void *arg)
+{
+    otep_t *o = arg;
+    search_result_t r = search_run(o->searcher, &o->req);
+    o->played = r.best;
+    if (r.best == MOVE_NONE || atomic_load(&o->cancelled))
+        return NULL;
+    char text[OTN_MOVE_MAX];
+    otn_move_text(o->game, &o->req.root, r.best, o->simple_moves, text, sizeof text);
+    say(o, "move %s", text);
+    return NULL;
+}
+
+/* `analyze`: the best move, then the best of the others, and so on, each
+ * search given an equal share of the time. */
+static void *analyse_thread(void *arg)
+{
+    otep_t *o = arg;
+    move_t legal[MAX_MOVES], best[ANALYSIS_MAX], line[ANALYSIS_MAX][4];
+    int line_len[ANALYSIS_MAX];
+    double value[ANALYSIS_MAX];
+    int n = o->game->gen_moves(&o->req.root, legal), found = 0;
+    int wanted = o->analysis_wanted < n ? o->analysis_wanted : n;
+    for (; found < wanted && !atomic_load(&o->cancelled); found++) {
+        move_t allowed[MAX_MOVES];
+        int n_allowed = 0;
+        for (int i = 0; i < n; i++) {
+            bool taken = false;
+            for (int k = 0; k < found; k++)
+                taken |= legal[i] == best[k];
+            if (!taken)
+                allowed[n_allowed++] = legal[i];
+        }
+        o->req.root_moves = allowed;
+        o->req.n_root_moves = n_allowed;
+        o->req.limits.movetime = o->analysis_ms / wanted > 0 ? o->analysis_ms / wanted : 1;
+        search_reset_stop(o->searcher);
+        if (atomic_load(&o->cancelled)) /* cancelled while the stop was reset */
+            break;
+        search_result_t r = search_run(o->searcher, &o->req);
+        if (r.best == MOVE_NONE)
+            break;
+        best[found] = r.best;
+        value[found] = evaluation(r.score);
+        /* The line: the move and, where the table has it, the expected reply. */
+        line[found][0] = r.best;
+        line_len[found] = 1 + (r.ponder != MOVE_NONE);
+        line[found][1] = r.ponder;
+    }
+    if (atomic_load(&o->cancelled) || found == 0)
+        return NULL;
+    char out[ANALYSIS_MAX * (3 * OTN_MOVE_MAX + 16) + 32];
+    size_t len = (size_t)snprintf(out, sizeof out, "analysis %d", found);
+    for (int k = 0; k < found; k++) {
+        position_t pos = o->req.root;
+        len += (size_t)snprintf(out + len, sizeof out - len, " ");
+        for (int i = 0; i < line_len[k]; i++) {
+            char text[OTN_MOVE_MAX];
+            otn_move_text(o->game, &pos, line[k][i], o->simple_moves, text, sizeof text);
+            len += (size_t)snprintf(out + len, sizeof out - len, "%s%s", i ? "|" : "", text);
+            undo_t u;
+            o->game->make(&pos, line[k][i], &u);
+        }
+        len += (size_t)snprintf(out + len, sizeof out - len, " %.2f", value[k]);
+    }
+    say(o, "%s", out);
+    return NULL;
+}
+
+/* Waits for the running search (stopping it first, with no answer, when
+ * `cancel`); a move `play` answered becomes part of the game. */
+static void settle(otep_t *o, bool cancel)
+{
+    if (!o->searching)
+        return;
+    if (cancel) {
+        atomic_store(&o->cancelled, true);
+        search_stop(o->searcher);
+    }
+    pthread_join(o->thread, NULL);
+    o->searching = false;
+    if (!o->analysing && o->played != MOVE_NONE && !atomic_load(&o->cancelled)) {
+        record_copy(o->before, o->rec);
+        record_play(o->rec, o->played);
+    }
+    o->played = MOVE_NONE;
+}
+
+static void start(otep_t *o, void *(*job)(void *), bool analysing)
+{
+    atomic_store(&o->cancelled, false);
+    search_reset_stop(o->searcher);
+    o->analysing = analysing;
+    o->played = MOVE_NONE;
+    o->searching = pthread_create(&o->thread, NULL, job, o) == 0;
+    if (!o->searching)
+        say(o, "error 0 cannot start the search thread");
+}
+
+/* ---- commands ---- */
+
+static int side_named(const char *word)
+{
+    return strcmp(word, "attackers") == 0 ? 0 : strcmp(word, "defenders") == 0 ? 1 : -1;
+}
+
+static bool have_game(otep_t *o)
+{
+    if (!o->game)
+        say(o, "error 0 no rules yet: send 'rules' with a Brandubh rules string");
+    return o->game != NULL;
+}
+
+/* Sets the game to the OTN position with `side` to move (history lost). */
+static bool set_position(otep_t *o, const char *record, int side)
+{
+    position_t pos;
+    char why[200];
+    if (!otn_load_position(o->game, record, side, &pos, why, sizeof why)) {
+        say(o, "error 0 %s", why);
+        return false;
+    }
+    return record_init(o->rec, o->game, &pos);
+}
+
+static void cmd_rules(otep_t *o, const char *args)
+{
+    settle(o, true);
+    char why[300];
+    const game_t *g = otn_rules_variant(args, why, sizeof why);
+    if (!g) {
+        say(o, "error 0 %s", why);
+        return;
+    }
+    o->game = g;
+    position_t start_pos;
+    g->set_start(&start_pos);
+    record_init(o->rec, g, &start_pos);
+    searcher_clear(o->searcher);
+    o->position_pending = false;
+}
+
+static void cmd_position(otep_t *o, const char *args)
+{
+    settle(o, true);
+    if (!have_game(o))
+        return;
+    /* The side to move comes with `side` or `play`; attackers until then. */
+    if (strlen(args) >= sizeof o->position || !set_position(o, args, 0))
+        return;
+    snprintf(o->position, sizeof o->position, "%s", args);
+    o->position_pending = true;
+}
+
+static void cmd_side(otep_t *o, const char *args)
+{
+    int side = side_named(args);
+    if (side < 0) {
+        say(o, "error 0 side: expected attackers or defenders");
+        return;
+    }
+    if (o->position_pending && !o->searching) /* OpenTafl's analysis: position, side, analyze */
+        set_position(o, o->position, side);
+}
+
+/* clock <attacker> <defender> <overtime> <attacker overtimes> <defender
+ * overtimes>: OpenTafl sends milliseconds, with '*' once main time is over. */
+static void cmd_clock(otep_t *o, char *args)
+{
+    int64_t ms[2];
+    bool over[2];
+    char *save = NULL;
+    for (int i = 0; i < 2; i++) {
+        char *w = strtok_r(i ? NULL : args, " \t", &save);
+        long long v;
+        size_t n = w ? strlen(w) : 0;
+        over[i] = n > 0 && w[n - 1] == '*';
+        if (over[i])
+            w[n - 1] = 0;
+        if (!w || !number_parse(w, -1, 1LL << 40, &v)) {
+            say(o, "error 0 clock: expected milliseconds for both sides");
+            return;
+        }
+        ms[i] = v;
+    }
+    for (int i = 0; i < 2; i++) {
+        o->clock_ms[i] = ms[i];
+        o->overtime[i] = over[i];
+    }
+}
+
+static search_limits_t play_limits(const otep_t *o, int side)
+{
+    search_limits_t l;
+    limits_init(&l);
+    if (o->clock_ms[side] < 0)
+        l.movetime = o->movetime_ms;
+    else if (o->overtime[side]) /* one overtime period for this move */
+        l.movetime = o->clock_ms[side] * 3 / 4 > 1 ? o->clock_ms[side] * 3 / 4 : 1;
+    else
+        l.time[side] = o->clock_ms[side];
+    return l;
+}
+
+static void cmd_play(otep_t *o, const char *args)
+{
+    settle(o, false);
+    int side = side_named(args);
+    if (side < 0) {
+        say(o, "error 0 play: expected attackers or defenders");
+        return;
+    }
+    if (!have_game(o))
+        return;
+    if (o->game->to_move(&o->rec->pos) != side) { /* OpenTafl knows best */
+        char record[OTN_POSITION_MAX];
+        otn_position_record(o->game, &o->rec->pos, record, sizeof record);
+        set_position(o, record, side);
+    }
+    o->position_pending = false;
+    move_t moves[MAX_MOVES];
+    if (record_legal_moves(o->rec, moves) == 0) {
+        say(o, "error 0 play: the game is over here");
+        return;
+    }
+    request_init(o, play_limits(o, side));
+    start(o, play_thread, false);
+}
+
+static void cmd_analyze(otep_t *o, char *args)
+{
+    settle(o, false);
+    long long wanted, seconds;
+    char *save = NULL, *a = strtok_r(args, " \t", &save), *b = strtok_r(NULL, " \t", &save);
+    if (!a || !b || strtok_r(NULL, " \t", &save) || !number_parse(a, 1, 1000, &wanted) ||
+        !number_parse(b, 1, 86400, &seconds)) {
+        say(o, "error 0 analyze: expected a number of moves and seconds");
+        return;
+    }
+    if (!have_game(o))
+        return;
+    move_t moves[MAX_MOVES];
+    if (record_legal_moves(o->rec, moves) == 0) {
+        say(o, "error 0 analyze: the game is over here");
+        return;
+    }
+    search_limits_t l;
+    limits_init(&l);
+    request_init(o, l);
+    o->analysis_wanted = wanted < ANALYSIS_MAX ? (int)wanted : ANALYSIS_MAX;
+    o->analysis_ms = seconds * 1000;
+    start(o, analyse_thread, true);
+}
+
+/* opponent-move <move[|move...]> <position>: the moves are played on
+ * Denham's game when they are legal and lead to the position; otherwise
+ * the position is taken as it is, the side to move being Denham's. */
+static void cmd_opponent_move(otep_t *o, char *args)
+{
+    settle(o, false);
+    if (!have_game(o))
+        return;
+    char *save = NULL, *moves = strtok_r(args, " \t", &save), *record = strtok_r(NULL, " \t", &save);
+    if (!moves) {
+        say(o, "error 0 opponent-move: expected a move");
+        return;
+    }
+    int mover = o->game->to_move(&o->rec->pos);
+    bool followed = true;
+    move_t legal[MAX_MOVES];
+    char *each = NULL;
+    for (char *m = strtok_r(moves, "|", &each); m && followed; m = strtok_r(NULL, "|", &each)) {
+        move_t mv = otn_parse_move(o->game, &o->rec->pos, m);
+        followed = mv != MOVE_NONE && record_legal_moves(o->rec, legal) > 0 && record_play(o->rec, mv);
+    }
+    if (record) {
+        char mine[OTN_POSITION_MAX];
+        otn_position_record(o->game, &o->rec->pos, mine, sizeof mine);
+        if (!followed || strcmp(mine, record) != 0)
+            set_position(o, record, 1 - mover);
+    } else if (!followed) {
+        say(o, "error 3 opponent-move: '%s' is not legal here", moves);
+    }
+}
+
+/* move <position>: OpenTafl accepted Denham's move; resynchronise if the
+ * position is not the one Denham expects. */
+static void cmd_move(otep_t *o, const char *args)
+{
+    settle(o, false);
+    if (!have_game(o))
+        return;
+    char mine[OTN_POSITION_MAX];
+    otn_position_record(o->game, &o->rec->pos, mine, sizeof mine);
+    if (*args && strcmp(mine, args) != 0)
+        set_position(o, args, o->game->to_move(&o->rec->pos));
+}
+
+/* error <code>: OpenTafl refused Denham's last move; take it back. */
+static void cmd_error(otep_t *o)
+{
+    settle(o, false);
+    if (o->game && o->rec->plies > 0 && o->before->game)
+        record_swap(o->rec, o->before);
+}
+
+static void cmd_simple_moves(otep_t *o, const char *args)
+{
+    if (strcmp(args, "on") == 0 || strcmp(args, "off") == 0)
+        o->simple_moves = args[1] == 'n';
+    else
+        say(o, "error 0 simple-moves: expected on or off");
+}
+
+/* Runs one line; false for goodbye. */
+static bool dispatch(otep_t *o, char *line)
+{
+    char *args = line + strcspn(line, " \t");
+    if (*args)
+        *args++ = 0;
+    args += strspn(args, " \t");
+    if (strcmp(line, "goodbye") == 0) {
+        settle(o, true);
+        return false;
+    }
+    if (!*line || strcmp(line, "hello") == 0 || strcmp(line, "start") == 0)
+        return true;
+    if (strcmp(line, "rules") == 0) cmd_rules(o, args);
+    else if (strcmp(line, "position") == 0) cmd_position(o, args);
+    else if (strcmp(line, "side") == 0) cmd_side(o, args);
+    else if (strcmp(line, "clock") == 0) cmd_clock(o, args);
+    else if (strcmp(line, "play") == 0) cmd_play(o, args);
+    else if (strcmp(line, "analyze") == 0) cmd_analyze(o, args);
+    else if (strcmp(line, "opponent-move") == 0) cmd_opponent_move(o, args);
+    else if (strcmp(line, "move") == 0) cmd_move(o, args);
+    else if (strcmp(line, "error") == 0) cmd_error(o);
+    else if (strcmp(line, "simple-moves") == 0) cmd_simple_moves(o, args);
+    else if (strcmp(line, "finish") == 0) settle(o, true);
+    else say(o, "error 0 unknown command '%.60s'", line);
+    return true;
+}
+
+int otep_run(FILE *in, FILE *out, int movetime_ms)
+{
+    otep_t *o = calloc(1, sizeof *o);
+    if (o) {
+        o->rec = calloc(1, sizeof *o->rec);
+        o->before = calloc(1, sizeof *o->before);
+        o->searcher = searcher_new(OTEP_HASH_MB);
+    }
+    if (!o || !o->rec || !o->before || !o->searcher) {
+        fprintf(stderr, "denham: out of memory\n");
+        return 1;
+    }
+    o->out = out;
+    pthread_mutex_init(&o->out_lock, NULL);
+    o->movetime_ms = movetime_ms;
+    o->simple_moves = true;
+    o->clock_ms[0] = o->clock_ms[1] = -1;
+    say(o, "hello");
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    bool running = true;
+    while (running && (got = getline(&line, &cap, in)) >= 0) {
+        if (strlen(line) != (size_t)got) {
+            say(o, "error 0 the line contains a NUL byte");
+            continue;
+        }
+        line[strcspn(line, "\r\n")] = 0;
+        running = dispatch(o, line);
+    }
+    settle(o, !running); /* at end of input a running search still answers */
+    free(line);
+    searcher_free(o->searcher);
+    record_free(o->rec);
+    record_free(o->before);
+    free(o->rec);
+    free(o->before);
+    pthread_mutex_destroy(&o->out_lock);
+    free(o);
+    return 0;
+}

@@ -1,0 +1,346 @@
+/* test_otep.c: OpenTafl Notation (rules, positions, moves) and the OTEP
+ * front end: transcripts run in-process, and a fake OpenTafl host that
+ * plays the real binary against itself. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../bench/engine_proc.h"
+#include "../engine/core/record.h"
+#include "../engine/core/timeman.h"
+#include "../engine/core/variants.h"
+#include "../protocol/otep.h"
+#include "../protocol/otn.h"
+#include "helpers.h"
+
+#define START "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"
+/* The OTN specification's Brandub example; OpenTafl's own (surrounding not
+ * fatal, the throne never hostile); version 2. */
+#define RULES_SPEC "dim:7 ks:n cenhe: cenh: start:" START
+#define RULES_OPENTAFL "dim:7 surf:n ks:n cenh: cenhe: start:" START
+#define RULES_V2 "dim:7 surf:n ks:n cenh: cenhe:tcnTCN cens: start:" START
+
+START_TEST(rules_strings_name_the_version)
+{
+    char why[300];
+    ck_assert_ptr_eq(otn_rules_variant(RULES_SPEC, why, sizeof why), variants_find("brandubh"));
+    ck_assert_ptr_eq(otn_rules_variant(RULES_OPENTAFL, why, sizeof why), variants_find("brandubh"));
+    ck_assert_ptr_eq(otn_rules_variant("dim:7 ks:n cenhe: cenh: tfr:d cens:K cor:a1,g1,a7,g7, start:" START, why,
+                                       sizeof why),
+                     variants_find("brandubh"));
+    ck_assert_ptr_eq(otn_rules_variant(RULES_V2, why, sizeof why), variants_find("brandubh-v2"));
+    static const char *const refused[] = {
+        "dim:11 start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+        "dim:7 ks:n cenhe: cenh: esc:e start:" START,
+        "dim:7 cenhe: cenh: start:" START,                /* strong king */
+        "dim:7 ks:n cenhe: cenh: atkf:n start:" START,    /* defenders first */
+        "dim:7 ks:n cenhe: cenh: tfr:w start:" START,     /* repetition wins */
+        "dim:7 ks:n cenhe: cenh: start:/3t3/3t3/3T3/ttTKTt1/3T3/3t3/3t3/",
+        "dim:7 ks:n cenhe:t cenh: start:" START,          /* neither version */
+        "dim:7 ks:n cenhe: cenh: frobnicate:y start:" START,
+        "dim:7 ks:n cenhe: cenh: cors:tK start:" START,
+        "ks:n start:" START,
+        "",
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        why[0] = 0;
+        ck_assert_msg(!otn_rules_variant(refused[i], why, sizeof why), "accepted '%s'", refused[i]);
+        ck_assert_msg(why[0], "no reason for '%s'", refused[i]);
+    }
+}
+END_TEST
+
+/* Every position and move text printed parses back, over random games of
+ * both versions, in simple and full notation. */
+START_TEST(positions_and_moves_round_trip)
+{
+    static const char *const versions[] = {"brandubh", "brandubh-v2"};
+    uint64_t rng = 99;
+    for (int v = 0; v < 2; v++) {
+        const game_t *g = variants_find(versions[v]);
+        for (int game = 0; game < 100; game++) {
+            position_t pos;
+            g->set_start(&pos);
+            for (int ply = 0; ply < 200; ply++) {
+                char record[OTN_POSITION_MAX], why[200];
+                otn_position_record(g, &pos, record, sizeof record);
+                position_t back;
+                ck_assert_msg(otn_load_position(g, record, g->to_move(&pos), &back, why, sizeof why), "%s", why);
+                ck_assert_str_eq(fen_of(g, &back), fen_of(g, &pos));
+                move_t moves[MAX_MOVES];
+                int n = g->gen_moves(&pos, moves);
+                if (n == 0)
+                    break;
+                for (int i = 0; i < n; i++)
+                    for (int simple = 0; simple < 2; simple++) {
+                        char text[OTN_MOVE_MAX];
+                        otn_move_text(g, &pos, moves[i], simple, text, sizeof text);
+                        ck_assert_msg(otn_parse_move(g, &pos, text) == moves[i], "'%s' does not parse back", text);
+                    }
+                outcome_t o;
+                if (g->decided(&pos, &o))
+                    break;
+                rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+                undo_t u;
+                g->make(&pos, moves[(rng >> 33) % (uint64_t)n], &u);
+            }
+        }
+    }
+    /* Full notation by hand: a capture, and the king's escape. */
+    const game_t *g = variants_find("brandubh");
+    position_t pos;
+    load_fen(g, &pos, "7/7/7/1k5/7/1ad4/3a3 a");
+    char text[OTN_MOVE_MAX];
+    otn_move_text(g, &pos, g->parse_move(&pos, "d1d2"), false, text, sizeof text);
+    ck_assert_str_eq(text, "d1-d2xc2");
+    load_fen(g, &pos, "7/7/7/1k5/7/d1a4/7 d");
+    otn_move_text(g, &pos, g->parse_move(&pos, "b4b2"), false, text, sizeof text);
+    ck_assert_str_eq(text, "Kb4-b2");
+    load_fen(g, &pos, "7/7/7/1k5/7/1da4/3d3 d");
+    otn_move_text(g, &pos, g->parse_move(&pos, "d1d2"), false, text, sizeof text);
+    ck_assert_str_eq(text, "d1-d2xc2");
+    load_fen(g, &pos, "7/7/7/7/7/k6/7 d");
+    otn_move_text(g, &pos, g->parse_move(&pos, "a2a1"), false, text, sizeof text);
+    ck_assert_str_eq(text, "Ka2-a1--");
+    static const char *const bad[] = {"d2c2", "d2-", "d2-c9", "zz", "d2-c2x", "d2-c2xq1", "d2-c2+++", ""};
+    g->set_start(&pos);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(otn_parse_move(g, &pos, bad[i]) == MOVE_NONE, "'%s' accepted", bad[i]);
+    ck_assert(otn_parse_move(g, &pos, "d2-c2") != MOVE_NONE);
+}
+END_TEST
+
+/* ---- in-process transcripts ---- */
+
+typedef struct host {
+    FILE *to_engine, *from_engine;
+    FILE *engine_in, *engine_out;
+    pthread_t thread;
+} host_t;
+
+static void *engine_thread(void *arg)
+{
+    host_t *h = arg;
+    otep_run(h->engine_in, h->engine_out, 20);
+    fclose(h->engine_out);
+    return NULL;
+}
+
+static void host_start(host_t *h)
+{
+    int down[2], up[2];
+    ck_assert(pipe(down) == 0 && pipe(up) == 0);
+    h->engine_in = fdopen(down[0], "r");
+    h->to_engine = fdopen(down[1], "w");
+    h->engine_out = fdopen(up[1], "w");
+    h->from_engine = fdopen(up[0], "r");
+    ck_assert(pthread_create(&h->thread, NULL, engine_thread, h) == 0);
+}
+
+static void host_send(host_t *h, const char *line)
+{
+    fprintf(h->to_engine, "%s\n", line);
+    fflush(h->to_engine);
+}
+
+/* The engine's next line (static). */
+static const char *host_read(host_t *h)
+{
+    static char line[4096];
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, h->from_engine));
+    line[strcspn(line, "\n")] = 0;
+    return line;
+}
+
+static void host_end(host_t *h)
+{
+    host_send(h, "goodbye");
+    pthread_join(h->thread, NULL);
+    fclose(h->to_engine);
+    fclose(h->engine_in);
+    fclose(h->from_engine);
+}
+
+/* OpenTafl's messages as it sends them in a game, the engine playing both
+ * sides: every move is legal and the game ends. */
+START_TEST(whole_game_transcript)
+{
+    host_t h;
+    host_start(&h);
+    ck_assert_str_eq(host_read(&h), "hello");
+    host_send(&h, "rules " RULES_OPENTAFL);
+    host_send(&h, "side attackers");
+    host_send(&h, "start");
+    const game_t *g = variants_find("brandubh");
+    static record_t r;
+    position_t start;
+    g->set_start(&start);
+    ck_assert(record_init(&r, g, &start));
+    move_t legal[MAX_MOVES];
+    int plies = 0;
+    for (; plies < 300 && record_legal_moves(&r, legal) > 0; plies++) {
+        int side = g->to_move(&r.pos);
+        host_send(&h, "clock 1500 1500 0 0 0");
+        host_send(&h, side == 0 ? "play attackers" : "play defenders");
+        const char *line = host_read(&h);
+        ck_assert_msg(strncmp(line, "move ", 5) == 0, "%s", line);
+        move_t m = otn_parse_move(g, &r.pos, line + 5);
+        ck_assert_msg(m != MOVE_NONE, "illegal '%s' at ply %d", line, plies);
+        ck_assert(record_play(&r, m));
+        char cmd[OTN_POSITION_MAX + 8] = "move ";
+        otn_position_record(g, &r.pos, cmd + 5, sizeof cmd - 5);
+        host_send(&h, cmd);
+    }
+    outcome_t o = record_outcome(&r);
+    ck_assert_msg(o.kind != OUTCOME_NONE, "no result after %d plies", plies);
+    host_send(&h, o.kind == OUTCOME_DRAW ? "finish 1" : (o.players & 1) ? "finish 2" : "finish 3");
+    host_end(&h);
+    record_free(&r);
+}
+END_TEST
+
+/* analyze: several moves with evaluations; each line parses, in the
+ * position OpenTafl set up with position and side. */
+START_TEST(analysis_transcript)
+{
+    host_t h;
+    host_start(&h);
+    ck_assert_str_eq(host_read(&h), "hello");
+    host_send(&h, "rules " RULES_V2);
+    host_send(&h, "position /3t3/3t3/3T3/ttTKTtt/3T3/2t4/3t3/");
+    host_send(&h, "side defenders");
+    host_send(&h, "analyze 3 1");
+    const char *line = host_read(&h);
+    ck_assert_msg(strncmp(line, "analysis 3 ", 11) == 0, "%s", line);
+    const game_t *g = variants_find("brandubh-v2");
+    position_t pos;
+    load_fen(g, &pos, "3a3/2a4/3d3/aadkdaa/3d3/3a3/3a3 d");
+    char copy[4096];
+    snprintf(copy, sizeof copy, "%s", line + 11);
+    char *save = NULL;
+    int pairs = 0;
+    for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save), pairs++) {
+        char *bar = strchr(w, '|');
+        if (bar)
+            *bar = 0;
+        ck_assert_msg(otn_parse_move(g, &pos, w) != MOVE_NONE, "'%s'", w);
+        char *value = strtok_r(NULL, " ", &save), *end;
+        ck_assert_ptr_nonnull(value);
+        strtod(value, &end);
+        ck_assert_msg(*end == 0, "evaluation '%s'", value);
+    }
+    ck_assert_int_eq(pairs, 3);
+    /* Malformed input: one error line each, the engine still answers. */
+    host_send(&h, "analyze x 1");
+    ck_assert_str_eq(host_read(&h), "error 0 analyze: expected a number of moves and seconds");
+    host_send(&h, "rules dim:9 start:/9/");
+    ck_assert(strncmp(host_read(&h), "error 0 Denham plays Brandubh", 29) == 0);
+    host_send(&h, "position /3t3/3t3/3T3/ttTKTtt/3T3/2t4/3q3/");
+    ck_assert(strncmp(host_read(&h), "error 0 position: piece 'q'", 27) == 0);
+    host_send(&h, "play nobody");
+    ck_assert_str_eq(host_read(&h), "error 0 play: expected attackers or defenders");
+    host_send(&h, "simple-moves off");
+    host_send(&h, "play defenders");
+    line = host_read(&h);
+    ck_assert_msg(strncmp(line, "move ", 5) == 0 && otn_parse_move(g, &pos, line + 5) != MOVE_NONE, "%s", line);
+    host_end(&h);
+}
+END_TEST
+
+/* ---- a fake OpenTafl host: the real binary against itself ---- */
+
+/* The engine's move: any other line fails the test. */
+static const char *wait_move(eproc_t *e)
+{
+    static char line[EPROC_LINE_MAX];
+    int got = eproc_read_line(e, line, sizeof line, timeman_now_ms() + 10000);
+    ck_assert_int_eq(got, EPROC_LINE);
+    ck_assert_msg(strncmp(line, "move ", 5) == 0, "engine said '%s'", line);
+    return line + 5;
+}
+
+/* Twenty games, each from a random two-ply opening the host sets up with
+ * `position`, both engines told every move as OpenTafl tells them. */
+START_TEST(twenty_game_session)
+{
+    signal(SIGPIPE, SIG_IGN); /* an engine that has said goodbye is gone */
+    const game_t *g = variants_find("brandubh");
+    eproc_t eng[2] = {0};
+    char line[EPROC_LINE_MAX];
+    for (int s = 0; s < 2; s++) {
+        ck_assert(eproc_start(&eng[s], "./denham otep --movetime 5", NULL));
+        ck_assert_int_eq(eproc_wait_for(&eng[s], "hello", line, sizeof line, timeman_now_ms() + 5000), EPROC_LINE);
+    }
+    static record_t r;
+    uint64_t rng = 2026;
+    int results[3] = {0}, total_plies = 0;
+    for (int game = 0; game < 20; game++) {
+        position_t start;
+        g->set_start(&start);
+        ck_assert(record_init(&r, g, &start));
+        move_t moves[MAX_MOVES];
+        for (int i = 0; i < 2; i++) {
+            int n = record_legal_moves(&r, moves);
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            ck_assert(record_play(&r, moves[(rng >> 33) % (uint64_t)n]));
+        }
+        char cmd[OTN_POSITION_MAX + 64];
+        for (int s = 0; s < 2; s++) {
+            ck_assert(eproc_send(&eng[s], "rules " RULES_OPENTAFL));
+            ck_assert(eproc_send(&eng[s], s == 0 ? "side attackers" : "side defenders"));
+            ck_assert(eproc_send(&eng[s], "start"));
+            strcpy(cmd, "position ");
+            otn_position_record(g, &r.pos, cmd + 9, sizeof cmd - 9);
+            ck_assert(eproc_send(&eng[s], cmd));
+        }
+        while (record_legal_moves(&r, moves) > 0 && r.plies < 400) {
+            int side = g->to_move(&r.pos);
+            ck_assert(eproc_send(&eng[side], "clock -1 -1 0 0 0"));
+            ck_assert(eproc_send(&eng[side], side == 0 ? "play attackers" : "play defenders"));
+            char played[OTN_MOVE_MAX];
+            snprintf(played, sizeof played, "%.*s", OTN_MOVE_MAX - 1, wait_move(&eng[side]));
+            move_t m = otn_parse_move(g, &r.pos, played);
+            ck_assert_msg(m != MOVE_NONE, "game %d ply %d: illegal '%s'", game, r.plies, played);
+            ck_assert(record_play(&r, m));
+            char record[OTN_POSITION_MAX];
+            otn_position_record(g, &r.pos, record, sizeof record);
+            snprintf(cmd, sizeof cmd, "move %s", record);
+            ck_assert(eproc_send(&eng[side], cmd));
+            snprintf(cmd, sizeof cmd, "opponent-move %s %s", played, record);
+            ck_assert(eproc_send(&eng[1 - side], cmd));
+        }
+        outcome_t o = record_outcome(&r);
+        int code = o.kind == OUTCOME_NONE || o.kind == OUTCOME_DRAW ? 1 : (o.players & 1) ? 2 : 3;
+        results[code - 1]++;
+        total_plies += r.plies;
+        snprintf(cmd, sizeof cmd, "finish %d", code);
+        for (int s = 0; s < 2; s++)
+            ck_assert(eproc_send(&eng[s], cmd));
+    }
+    for (int s = 0; s < 2; s++) {
+        ck_assert(eproc_send(&eng[s], "goodbye"));
+        eproc_stop(&eng[s], 2000);
+    }
+    ck_assert_int_eq(results[0] + results[1] + results[2], 20);
+    ck_assert_int_gt(total_plies, 20 * 2);
+    record_free(&r);
+}
+END_TEST
+
+Suite *suite_otep(void)
+{
+    Suite *s = suite_create("otep");
+    TCase *tc = tcase_create("otep");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, rules_strings_name_the_version);
+    tcase_add_test(tc, positions_and_moves_round_trip);
+    tcase_add_test(tc, whole_game_transcript);
+    tcase_add_test(tc, analysis_transcript);
+    tcase_add_test(tc, twenty_game_session);
+    suite_add_tcase(s, tc);
+    return s;
+}
