@@ -3,7 +3,9 @@
 #include <string.h>
 
 #include "../engine/core/number.h"
+#include "analyse.h"
 #include "otep.h"
+#include "play.h"
 #include "protocol.h"
 
 #define OTEP_MOVETIME_MS 5000
@@ -13,7 +15,10 @@ static int usage(void)
     fprintf(stderr, "usage: denham                          run the UGI/UCI protocol on stdin/stdout\n"
                     "       denham perft <variant> <depth> [fen]\n"
                     "       denham bench [variant] [depth]\n"
-                    "       denham otep [--movetime MS]          the OpenTafl Engine Protocol (Brandubh)\n");
+                    "       denham otep [--movetime MS]          the OpenTafl Engine Protocol (Brandubh)\n"
+                    "       denham analyse [--variant V] [--depth N | --movetime MS | --nodes N] [--multipv K] [--json] [FILE]\n"
+                    "       denham suite [--variant V] [--depth N | --movetime MS | --nodes N] FILE\n"
+                    "       denham play [variant] [--movetime MS] [--side p1|p2|p3|p4|both|none]\n");
     return 2;
 }
 
@@ -25,6 +30,12 @@ int main(int argc, char **argv)
         return protocol_cli_perft(argc - 2, argv + 2, stdout);
     if (strcmp(argv[1], "bench") == 0)
         return protocol_cli_bench(argc - 2, argv + 2, stdout);
+    if (strcmp(argv[1], "analyse") == 0 || strcmp(argv[1], "analyze") == 0)
+        return analyse_main(argc - 2, argv + 2, stdout);
+    if (strcmp(argv[1], "play") == 0)
+        return play_main(argc - 2, argv + 2, stdin, stdout);
+    if (strcmp(argv[1], "suite") == 0)
+        return suite_main(argc - 2, argv + 2, stdout);
     if (strcmp(argv[1], "otep") == 0) {
         long long ms = OTEP_MOVETIME_MS;
         if (argc == 4 && strcmp(argv[2], "--movetime") == 0 && number_parse(argv[3], 1, 1LL << 40, &ms))

@@ -10,12 +10,13 @@
 
 #include "../engine/core/number.h"
 #include "../engine/core/record.h"
-#include "../engine/search/search.h"
+#include "../engine/search/multipv.h"
 #include "otn.h"
 
 #define OTEP_HASH_MB 64
 #define OTEP_OVERHEAD_MS 100 /* OpenTafl's pipes and clock are slower than a runner's */
 #define ANALYSIS_MAX 16
+#define ANALYSIS_PLIES 8 /* of each line shown */
 
 typedef struct otep {
     FILE *out;
@@ -95,52 +96,24 @@ static void *play_thread(void *arg)
 static void *analyse_thread(void *arg)
 {
     otep_t *o = arg;
-    move_t legal[MAX_MOVES], best[ANALYSIS_MAX], line[ANALYSIS_MAX][4];
-    int line_len[ANALYSIS_MAX];
-    double value[ANALYSIS_MAX];
-    int n = o->game->gen_moves(&o->req.root, legal), found = 0;
-    int wanted = o->analysis_wanted < n ? o->analysis_wanted : n;
-    for (; found < wanted && !atomic_load(&o->cancelled); found++) {
-        move_t allowed[MAX_MOVES];
-        int n_allowed = 0;
-        for (int i = 0; i < n; i++) {
-            bool taken = false;
-            for (int k = 0; k < found; k++)
-                taken |= legal[i] == best[k];
-            if (!taken)
-                allowed[n_allowed++] = legal[i];
-        }
-        o->req.root_moves = allowed;
-        o->req.n_root_moves = n_allowed;
-        o->req.limits.movetime = o->analysis_ms / wanted > 0 ? o->analysis_ms / wanted : 1;
-        search_reset_stop(o->searcher);
-        if (atomic_load(&o->cancelled)) /* cancelled while the stop was reset */
-            break;
-        search_result_t r = search_run(o->searcher, &o->req);
-        if (r.best == MOVE_NONE)
-            break;
-        best[found] = r.best;
-        value[found] = evaluation(r.score);
-        /* The line: the move and, where the table has it, the expected reply. */
-        line[found][0] = r.best;
-        line_len[found] = 1 + (r.ponder != MOVE_NONE);
-        line[found][1] = r.ponder;
-    }
+    static pv_line_t lines[ANALYSIS_MAX]; /* one analysis at a time */
+    o->req.limits.movetime = o->analysis_ms / o->analysis_wanted > 0 ? o->analysis_ms / o->analysis_wanted : 1;
+    int found = multipv_search(o->searcher, &o->req, o->analysis_wanted, lines);
     if (atomic_load(&o->cancelled) || found == 0)
         return NULL;
-    char out[ANALYSIS_MAX * (3 * OTN_MOVE_MAX + 16) + 32];
+    char out[ANALYSIS_MAX * (ANALYSIS_PLIES * OTN_MOVE_MAX + 16) + 32];
     size_t len = (size_t)snprintf(out, sizeof out, "analysis %d", found);
     for (int k = 0; k < found; k++) {
         position_t pos = o->req.root;
         len += (size_t)snprintf(out + len, sizeof out - len, " ");
-        for (int i = 0; i < line_len[k]; i++) {
+        for (int i = 0; i < lines[k].pv_len && i < ANALYSIS_PLIES; i++) {
             char text[OTN_MOVE_MAX];
-            otn_move_text(o->game, &pos, line[k][i], o->simple_moves, text, sizeof text);
+            otn_move_text(o->game, &pos, lines[k].pv[i], o->simple_moves, text, sizeof text);
             len += (size_t)snprintf(out + len, sizeof out - len, "%s%s", i ? "|" : "", text);
             undo_t u;
-            o->game->make(&pos, line[k][i], &u);
+            o->game->make(&pos, lines[k].pv[i], &u);
         }
-        len += (size_t)snprintf(out + len, sizeof out - len, " %.2f", value[k]);
+        len += (size_t)snprintf(out + len, sizeof out - len, " %.2f", evaluation(lines[k].score));
     }
     say(o, "%s", out);
     return NULL;

@@ -47,5 +47,6 @@ Suite *suite_jinxx(void);
 Suite *suite_fuzz(void);
 Suite *suite_record(void);
 Suite *suite_otep(void);
+Suite *suite_cli(void);
 
 #endif

@@ -1,0 +1,114 @@
+/* test_cli.c: the command line for scripts and people, through the real
+ * binary: `denham analyse`, `denham suite` and `denham play`. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+static int count(const char *text, const char *what)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, what)) != NULL; p++)
+        n++;
+    return n;
+}
+
+/* One result per position, errors included, in input order; the same node
+ * counts in text and JSON (fixed depth, each position searched alone). */
+START_TEST(analyse_text_and_json)
+{
+    static char text[1 << 16];
+    snprintf(text, sizeof text, "%s",
+             shell("printf 'startpos\\n# a comment\\n\\nfen 3a3/3a3 a\\nstartpos moves d2c2\\n"
+                   "fen 7/7/7/7/7/7/k6 a\\n' | ./denham analyse --variant brandubh --depth 4"));
+    ck_assert_msg(strncmp(text, "1 bestmove ", 11) == 0, "%s", text);
+    ck_assert(strstr(text, "\n2 error bad FEN '3a3/3a3 a': "));
+    ck_assert(strstr(text, "\n3 bestmove "));
+    ck_assert(strstr(text, "\n4 error the game is over (king escaped)\n"));
+    ck_assert_int_eq(count(text, " depth 4 "), 2);
+    const char *json = shell("printf 'startpos\\nfen x\\nstartpos moves d2c2\\n' | "
+                             "./denham analyse --variant brandubh --depth 4 --json --multipv 3");
+    ck_assert_int_eq(count(json, "{\"index\":1,\"position\":\"startpos\",\"multipv\":"), 3);
+    ck_assert(strstr(json, "{\"index\":2,\"position\":\"fen x\",\"error\":\"bad FEN"));
+    ck_assert_int_eq(count(json, "{\"index\":3,"), 3);
+    ck_assert_int_eq(count(json, "\"score\":{\"cp\":"), 6);
+    /* Position 1 in JSON is the text output's first result. */
+    json = shell("printf 'startpos\\n' | ./denham analyse --variant brandubh --depth 4 --json");
+    char nodes[32];
+    const char *t = strstr(text, " nodes "), *j = strstr(json, "\"nodes\":");
+    ck_assert(t && j);
+    snprintf(nodes, sizeof nodes, "%.*s", (int)strcspn(t + 7, " "), t + 7);
+    ck_assert_msg(strncmp(j + 8, nodes, strlen(nodes)) == 0, "text %s, json %.20s", nodes, j + 8);
+    /* Bad arguments: status 2 and a line on standard error. */
+    ck_assert_int_eq(system("./denham analyse --depth 0 </dev/null 2>/dev/null") >> 8, 2);
+    ck_assert_int_eq(system("./denham analyse --depth 3 --nodes 5 </dev/null 2>/dev/null") >> 8, 2);
+    ck_assert_int_eq(system("./denham analyse --variant chess </dev/null 2>/dev/null") >> 8, 2);
+    ck_assert_int_eq(system("./denham analyse --multipv 65 </dev/null 2>/dev/null") >> 8, 2);
+}
+END_TEST
+
+/* The shipped Brandubh suite is solved at depth 10 (its mates are at most 9 plies); a wrong expectation
+ * fails with status 1; a malformed file is refused with status 2. */
+START_TEST(suites)
+{
+    const char *out = shell("./denham suite --depth 10 bench/suites/brandubh.txt; echo status $?");
+    ck_assert_msg(strstr(out, "status 0\n"), "%s", out);
+    ck_assert(strstr(out, "solved "));
+    ck_assert_int_eq(count(out, "FAIL"), 0);
+    FILE *f = fopen("build/wrong-suite.txt", "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "variant brandubh\nstartpos ; am a1a1 ; id right\nstartpos ; am d2c2 d2b2 d2a2 d2e2 d2f2 d2g2 d1b1 "
+               "d1c1 d1e1 d1f1 a4a2 a4a3 a4a5 a4a6 b4b1 b4b2 b4b3 b4b5 b4b6 b4b7 f4f1 f4f2 f4f3 f4f5 f4f6 f4f7 "
+               "g4g2 g4g3 g4g5 g4g6 d6a6 d6b6 d6c6 d6e6 d6f6 d6g6 d7b7 d7c7 d7e7 d7f7 ; id impossible\n"
+               "startpos ; result win ; id no-win\n");
+    fclose(f);
+    out = shell("./denham suite --depth 2 build/wrong-suite.txt; echo status $?");
+    ck_assert_int_eq(count(out, "FAIL"), 2);
+    ck_assert(strstr(out, "solved 1 / 3"));
+    ck_assert(strstr(out, "status 1\n"));
+    f = fopen("build/bad-suite.txt", "w");
+    fprintf(f, "variant brandubh\nstartpos ; bogus 3\n");
+    fclose(f);
+    out = shell("./denham suite build/bad-suite.txt 2>&1; echo status $?");
+    ck_assert(strstr(out, "line 2: bad field 'bogus 3'"));
+    ck_assert(strstr(out, "status 2\n"));
+}
+END_TEST
+
+/* A person at the terminal: bad input gets a line and a new prompt. */
+START_TEST(play_in_the_terminal)
+{
+    const char *out = shell("printf 'zz\\nmoves\\nd2c2\\nhint\\nundo\\nboard\\nquit\\n' | "
+                            "./denham play brandubh --movetime 20");
+    ck_assert(strstr(out, "error: illegal move 'zz'"));
+    ck_assert(strstr(out, "moves: d1b1 d1c1 "));
+    ck_assert_int_eq(count(out, "p2 (defenders): Denham plays "), 1);
+    ck_assert_int_eq(count(out, "hint: "), 1);
+    ck_assert_int_eq(count(out, "p1 (attackers)> "), 7); /* one per line read */
+    /* Undo goes back to the start: the board twice more as it began. */
+    ck_assert_int_eq(count(out, " 2  . . . a . . .\n"), 3);
+    /* Watching: Denham plays both sides to the end, dice rolled on screen. */
+    out = shell("./denham play jinxx --side none --movetime 5 </dev/null");
+    ck_assert(strstr(out, "die: "));
+    ck_assert(strstr(out, "game over: "));
+    ck_assert_int_eq(system("./denham play brandubh --side p3 </dev/null 2>/dev/null") >> 8, 2);
+    ck_assert_int_eq(system("./denham play nosuchgame </dev/null 2>/dev/null") >> 8, 2);
+    /* End of input ends the session. */
+    out = shell("./denham play bolix --side both </dev/null; echo status $?");
+    ck_assert(strstr(out, "status 0\n"));
+}
+END_TEST
+
+Suite *suite_cli(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *tc = tcase_create("cli");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, analyse_text_and_json);
+    tcase_add_test(tc, suites);
+    tcase_add_test(tc, play_in_the_terminal);
+    suite_add_tcase(s, tc);
+    return s;
+}
