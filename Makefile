@@ -8,7 +8,7 @@ LDLIBS  := -lpthread
 LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/search/*.c) protocol/protocol.c protocol/otep.c \
             protocol/otn.c protocol/analyse.c protocol/play.c
 TEST_SRC := $(wildcard tests/*.c) tests/fuzz/targets.c
-FUZZ_TARGETS := protocol fen moves match_args
+FUZZ_TARGETS := protocol fen moves match_args otep
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all

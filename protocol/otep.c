@@ -26,6 +26,7 @@ typedef struct otep {
     record_t *before;   /* the game before Denham's last move (for `error`) */
     searcher_t *searcher;
     int movetime_ms;
+    int64_t cap_ms; /* 0, or the longest any search may take */
     bool simple_moves;
     bool position_pending; /* a `position` whose side to move is still to come */
     char position[OTN_POSITION_MAX];
@@ -251,6 +252,8 @@ static search_limits_t play_limits(const otep_t *o, int side)
         l.movetime = o->clock_ms[side] * 3 / 4 > 1 ? o->clock_ms[side] * 3 / 4 : 1;
     else
         l.time[side] = o->clock_ms[side];
+    if (o->cap_ms > 0 && (l.movetime == 0 || l.movetime > o->cap_ms))
+        l.movetime = o->cap_ms;
     return l;
 }
 
@@ -300,7 +303,7 @@ static void cmd_analyze(otep_t *o, char *args)
     limits_init(&l);
     request_init(o, l);
     o->analysis_wanted = wanted < ANALYSIS_MAX ? (int)wanted : ANALYSIS_MAX;
-    o->analysis_ms = seconds * 1000;
+    o->analysis_ms = o->cap_ms > 0 && seconds * 1000 > o->cap_ms ? o->cap_ms : seconds * 1000;
     start(o, analyse_thread, true);
 }
 
@@ -392,7 +395,9 @@ static bool dispatch(otep_t *o, char *line)
     return true;
 }
 
-int otep_run(FILE *in, FILE *out, int movetime_ms)
+int otep_run(FILE *in, FILE *out, int movetime_ms) { return otep_run_capped(in, out, movetime_ms, 0); }
+
+int otep_run_capped(FILE *in, FILE *out, int movetime_ms, int64_t cap_ms)
 {
     otep_t *o = calloc(1, sizeof *o);
     if (o) {
@@ -407,6 +412,7 @@ int otep_run(FILE *in, FILE *out, int movetime_ms)
     o->out = out;
     pthread_mutex_init(&o->out_lock, NULL);
     o->movetime_ms = movetime_ms;
+    o->cap_ms = cap_ms;
     o->simple_moves = true;
     o->clock_ms[0] = o->clock_ms[1] = -1;
     say(o, "hello");

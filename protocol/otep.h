@@ -7,10 +7,14 @@
 #ifndef DENHAM_OTEP_H
 #define DENHAM_OTEP_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* Runs OTEP on in/out until `goodbye` or end of input; `movetime_ms` is the
  * time per move when OpenTafl gives no clock. Returns the exit status. */
 int otep_run(FILE *in, FILE *out, int movetime_ms);
+/* The same with every search capped at cap_ms, whatever the clock or the
+ * analysis time (tests and fuzzing). */
+int otep_run_capped(FILE *in, FILE *out, int movetime_ms, int64_t cap_ms);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "../../bench/match_args.h"
 #include "../../engine/core/variants.h"
+#include "../../protocol/otep.h"
 #include "../../protocol/protocol.h"
 
 #define FUZZ_MAX_INPUT 4096
@@ -42,6 +43,28 @@ int fuzz_protocol(const uint8_t *data, size_t size)
     FILE *out = open_memstream(&out_buf, &out_len);
     if (in && out)
         protocol_run(in, out);
+    if (in)
+        fclose(in);
+    if (out)
+        fclose(out);
+    free(out_buf);
+    free(input);
+    return 0;
+}
+
+/* The OTEP loop on the bytes, every search capped at 20 ms. */
+int fuzz_otep(const uint8_t *data, size_t size)
+{
+    char *input = text_of(data, size);
+    if (!input)
+        return 0;
+    size = strlen(input);
+    FILE *in = fmemopen(input, size ? size : 1, "r");
+    char *out_buf = NULL;
+    size_t out_len = 0;
+    FILE *out = open_memstream(&out_buf, &out_len);
+    if (in && out)
+        otep_run_capped(in, out, 20, 20);
     if (in)
         fclose(in);
     if (out)
@@ -143,5 +166,6 @@ const fuzz_target_t fuzz_targets[] = {
     {"fen", fuzz_fen},
     {"moves", fuzz_moves},
     {"match_args", fuzz_match_args},
+    {"otep", fuzz_otep},
 };
 const int fuzz_target_count = (int)(sizeof fuzz_targets / sizeof fuzz_targets[0]);
