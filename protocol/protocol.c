@@ -66,6 +66,8 @@ typedef struct engine {
     pthread_t thread;
     search_request_t req;
     uint64_t req_history[SEARCH_HISTORY_MAX];
+    move_t searchmoves[MAX_MOVES]; /* go searchmoves: the root moves allowed */
+    int n_searchmoves;
 } engine_t;
 
 /* ---- output ---- */
@@ -416,9 +418,37 @@ static int clock_player(const char *w, bool *is_inc)
     return -1;
 }
 
+/* go searchmoves m1 m2 ...: the legal moves after tk->t[*i]; false (with
+ * an error line) for none or for a move that is not legal. */
+static bool parse_searchmoves(engine_t *e, const tokens_t *tk, int *i)
+{
+    e->n_searchmoves = 0;
+    while (*i + 1 < tk->n) {
+        const char *w = tk->t[*i + 1];
+        bool is_inc;
+        if (clock_player(w, &is_inc) >= 0 || strcmp(w, "infinite") == 0 || strcmp(w, "movestogo") == 0 ||
+            strcmp(w, "movetime") == 0 || strcmp(w, "depth") == 0 || strcmp(w, "nodes") == 0)
+            break;
+        move_t m = e->game->parse_move(&e->rec->pos, w);
+        if (m == MOVE_NONE) {
+            ERROR(e, "go searchmoves: illegal move '%s'", w);
+            return false;
+        }
+        if (e->n_searchmoves < MAX_MOVES)
+            e->searchmoves[e->n_searchmoves++] = m;
+        (*i)++;
+    }
+    if (e->n_searchmoves == 0) {
+        ERROR(e, "go searchmoves: no moves given");
+        return false;
+    }
+    return true;
+}
+
 static bool parse_go(engine_t *e, const tokens_t *tk, search_limits_t *l)
 {
     limits_init(l);
+    e->n_searchmoves = 0;
     for (int i = 1; i < tk->n; i++) {
         const char *w = tk->t[i];
         long long v;
@@ -426,6 +456,11 @@ static bool parse_go(engine_t *e, const tokens_t *tk, search_limits_t *l)
         int p = clock_player(w, &is_inc);
         if (strcmp(w, "infinite") == 0) {
             l->infinite = true;
+            continue;
+        }
+        if (strcmp(w, "searchmoves") == 0) {
+            if (!parse_searchmoves(e, tk, &i))
+                return false;
             continue;
         }
         if (i + 1 >= tk->n || !parse_int(tk->t[i + 1], -(1LL << 40), 1LL << 40, &v)) {
@@ -458,6 +493,10 @@ static void play_random(engine_t *e)
 {
     move_t moves[MAX_MOVES];
     int n = record_legal_moves(e->rec, moves);
+    if (e->n_searchmoves > 0) {
+        n = e->n_searchmoves;
+        memcpy(moves, e->searchmoves, (size_t)n * sizeof *moves);
+    }
     e->random_state = e->random_state * 6364136223846793005ull + 1442695040888963407ull;
     char text[GAME_MOVE_TEXT_MAX];
     e->game->move_text(&e->rec->pos, moves[(e->random_state >> 33) % (uint64_t)n], text, sizeof text);
@@ -512,6 +551,8 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
     }
     e->req.multiplayer = e->multiplayer;
     e->req.chance_pruning = e->chance_pruning;
+    e->req.root_moves = e->searchmoves;
+    e->req.n_root_moves = e->n_searchmoves;
     if (e->random_mover) {
         play_random(e);
         return;

@@ -436,6 +436,23 @@ START_TEST(illegal_move_loses_for_the_offender)
 }
 END_TEST
 
+/* go searchmoves restricts the root (UCI); a bad list is one error line. */
+START_TEST(go_searchmoves)
+{
+    const char *out = run_bdb("go depth 4 searchmoves d7c7\n");
+    ck_assert_str_eq(line_after(out, "bestmove "), "d7c7");
+    out = run_bdb("go depth 4 searchmoves d7c7 d2c2 nodes 100000\n");
+    const char *best = line_after(out, "bestmove ");
+    ck_assert_msg(strcmp(best, "d7c7") == 0 || strcmp(best, "d2c2") == 0, "%s", best);
+    static const char *const bad[] = {"go searchmoves\n", "go depth 3 searchmoves zz\n", "go searchmoves d1d2\n"};
+    for (int i = 0; i < 3; i++) {
+        out = run_bdb(bad[i]);
+        ck_assert_int_eq(count_lines_starting(out, "info string error: go searchmoves: "), 1);
+        ck_assert_int_eq(count_lines_starting(out, "bestmove"), 0);
+    }
+}
+END_TEST
+
 /* A position command that extends the last one only plays its new moves;
  * the result must be what a fresh parse gives, repetition included. */
 START_TEST(extending_position_commands)
@@ -593,6 +610,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, illegal_move_loses_for_the_offender);
     tcase_add_test(tc, position_with_100000_moves);
     tcase_add_test(tc, extending_position_commands);
+    tcase_add_test(tc, go_searchmoves);
     tcase_add_test(tc, table_sized_before_the_first_search);
     tcase_add_test(tc, variant_option_selects_the_game);
     tcase_add_test(tc, eval_and_bench);
