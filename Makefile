@@ -3,6 +3,12 @@ CC      ?= cc
 CSTD    := -std=c17
 WARN    := -Wall -Wextra -Wshadow
 CFLAGS  ?= -O2
+# Release builds target this machine's instruction set (popcount, BMI and
+# the rest inline) with link-time optimisation; `make portable` (ARCH=)
+# builds for any x86-64 or other CPU. Objects live apart per ARCH.
+ARCH    ?= native
+REL     := build/rel$(if $(ARCH),-$(ARCH))
+RELFLAGS = $(CFLAGS) $(if $(ARCH),-march=$(ARCH)) -flto=auto
 LDLIBS  := -lpthread
 
 LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/search/*.c) protocol/protocol.c protocol/otep.c \
@@ -23,20 +29,25 @@ CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck_pic -
 
 # Release objects drop assertions; test objects keep them, so the suite
 # checks the invariants as it runs.
-REL_OBJ  := $(LIB_SRC:%.c=build/rel/%.o)
+REL_OBJ  := $(LIB_SRC:%.c=$(REL)/%.o)
 DBG_OBJ  := $(LIB_SRC:%.c=build/dbg/%.o)
 SAN_OBJ  := $(LIB_SRC:%.c=build/san/%.o)
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps test sanitize bench fuzz soak clean
+.PHONY: all portable deps test sanitize bench fuzz soak clean
 all: denham denham-match
 
-denham: $(REL_OBJ) build/rel/protocol/main.o
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+# For another machine: no -march (FORCE: the binaries are rebuilt from
+# their own objects whichever ARCH built them last).
+portable:
+	$(MAKE) ARCH= -B denham denham-match
 
-build/rel/%.o: %.c
+denham: $(REL_OBJ) $(REL)/protocol/main.o
+	$(CC) $(RELFLAGS) -o $@ $^ $(LDLIBS)
+
+$(REL)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) -DNDEBUG -MMD -MP -c -o $@ $<
+	$(CC) $(CSTD) $(WARN) $(RELFLAGS) -DNDEBUG -MMD -MP -c -o $@ $<
 
 build/dbg/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -46,8 +57,8 @@ build/san/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(SANFLAGS) $(CHECK_CFLAGS) -MMD -MP -c -o $@ $<
 
-denham-match: $(REL_OBJ) $(MATCH_SRC:%.c=build/rel/%.o) build/rel/bench/match_main.o
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lm
+denham-match: $(REL_OBJ) $(MATCH_SRC:%.c=$(REL)/%.o) $(REL)/bench/match_main.o
+	$(CC) $(RELFLAGS) -o $@ $^ $(LDLIBS) -lm
 
 # The tests link the match runner's statistics and process code too.
 build/test_denham: $(DBG_OBJ) $(MATCH_SRC:%.c=build/dbg/%.o) $(BENCH_LIB:%.c=build/dbg/%.o) $(TEST_SRC:%.c=build/dbg/%.o)
@@ -56,8 +67,8 @@ build/test_denham: $(DBG_OBJ) $(MATCH_SRC:%.c=build/dbg/%.o) $(BENCH_LIB:%.c=bui
 build/test_denham_san: $(SAN_OBJ) $(MATCH_SRC:%.c=build/san/%.o) $(BENCH_LIB:%.c=build/san/%.o) $(TEST_SRC:%.c=build/san/%.o)
 	$(CC) $(SANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS) -lm
 
-build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=build/rel/%.o) build/rel/bench/bench_main.o
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=$(REL)/%.o) $(REL)/bench/bench_main.o
+	$(CC) $(RELFLAGS) -o $@ $^ $(LDLIBS)
 
 # The test suite needs the `check` library, the fuzz targets clang with
 # libFuzzer; on Debian this installs what is missing.
