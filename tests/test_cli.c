@@ -49,14 +49,25 @@ START_TEST(analyse_text_and_json)
 }
 END_TEST
 
-/* The shipped Brandubh suite is solved at depth 10 (its mates are at most 9 plies); a wrong expectation
- * fails with status 1; a malformed file is refused with status 2. */
+/* Every shipped suite is solved at a depth that covers it (the Brandubh
+ * mates are at most 9 plies); a wrong expectation fails with status 1; a
+ * malformed file is refused with status 2. */
 START_TEST(suites)
 {
-    const char *out = shell("./denham suite --depth 10 bench/suites/brandubh.txt; echo status $?");
-    ck_assert_msg(strstr(out, "status 0\n"), "%s", out);
-    ck_assert(strstr(out, "solved "));
-    ck_assert_int_eq(count(out, "FAIL"), 0);
+    static const struct {
+        const char *suite;
+        int depth;
+    } shipped[] = {{"brandubh", 10}, {"brandubh-v2", 10}, {"brax", 8}, {"bolix", 4}, {"jinxx", 4}};
+    const char *out;
+    for (int i = 0; i < 5; i++) {
+        char cmd[200];
+        snprintf(cmd, sizeof cmd, "./denham suite --depth %d bench/suites/%s.txt; echo status $?", shipped[i].depth,
+                 shipped[i].suite);
+        out = shell(cmd);
+        ck_assert_msg(strstr(out, "status 0\n"), "%s", out);
+        ck_assert(strstr(out, "solved "));
+        ck_assert_int_eq(count(out, "FAIL"), 0);
+    }
     FILE *f = fopen("build/wrong-suite.txt", "w");
     ck_assert_ptr_nonnull(f);
     fprintf(f, "variant brandubh\nstartpos ; am a1a1 ; id right\nstartpos ; am d2c2 d2b2 d2a2 d2e2 d2f2 d2g2 d1b1 "
