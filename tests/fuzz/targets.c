@@ -26,6 +26,24 @@ static char *text_of(const uint8_t *data, size_t size)
     return s;
 }
 
+typedef int (*text_loop_fn)(FILE *in, FILE *out);
+
+/* Runs a front end's command loop on `input` (n bytes), output discarded. */
+static void run_loop(text_loop_fn loop, char *input, size_t n)
+{
+    FILE *in = fmemopen(input, n ? n : 1, "r");
+    char *out_buf = NULL;
+    size_t out_len = 0;
+    FILE *out = open_memstream(&out_buf, &out_len);
+    if (in && out)
+        loop(in, out);
+    if (in)
+        fclose(in);
+    if (out)
+        fclose(out);
+    free(out_buf);
+}
+
 /* The input, then a stop so that no search or perft it started can outlast
  * the run (a limited search is otherwise allowed to finish at end of input). */
 int fuzz_protocol(const uint8_t *data, size_t size)
@@ -37,39 +55,20 @@ int fuzz_protocol(const uint8_t *data, size_t size)
         return 0;
     memcpy(input, data, size);
     memcpy(input + size, "\nstop\n", 6);
-    FILE *in = fmemopen(input, size + 6, "r");
-    char *out_buf = NULL;
-    size_t out_len = 0;
-    FILE *out = open_memstream(&out_buf, &out_len);
-    if (in && out)
-        protocol_run(in, out);
-    if (in)
-        fclose(in);
-    if (out)
-        fclose(out);
-    free(out_buf);
+    run_loop(protocol_run, input, size + 6);
     free(input);
     return 0;
 }
 
-/* The OTEP loop on the bytes, every search capped at 20 ms. */
+/* denham otep with every search capped at 20 ms. */
+static int otep_capped(FILE *in, FILE *out) { return otep_run_capped(in, out, 20, 20); }
+
+/* The OTEP loop on the bytes. */
 int fuzz_otep(const uint8_t *data, size_t size)
 {
     char *input = text_of(data, size);
-    if (!input)
-        return 0;
-    size = strlen(input);
-    FILE *in = fmemopen(input, size ? size : 1, "r");
-    char *out_buf = NULL;
-    size_t out_len = 0;
-    FILE *out = open_memstream(&out_buf, &out_len);
-    if (in && out)
-        otep_run_capped(in, out, 20, 20);
-    if (in)
-        fclose(in);
-    if (out)
-        fclose(out);
-    free(out_buf);
+    if (input)
+        run_loop(otep_capped, input, strlen(input));
     free(input);
     return 0;
 }
