@@ -13,7 +13,7 @@
 #include "engine_proc.h"
 
 #define HANDSHAKE_MS 10000
-#define OPENING_TEXT 8192
+#define OPENING_TEXT MATCH_OPENING_TEXT
 
 /* Games come in groups that share an opening and, in games with dice, the
  * rolls. Two teams: a group is two games, engine 0 playing team 0 in the
@@ -116,6 +116,51 @@ static bool random_opening(const game_t *g, int plies, uint64_t seed, char *out,
     return false;
 }
 
+bool match_read_openings(FILE *f, const game_t *g, const char *name, char (**openings)[MATCH_OPENING_TEXT],
+                         int *n_openings)
+{
+    static record_t check; /* openings are read before the workers start */
+    char *line = NULL;
+    size_t len = 0;
+    int cap = 0, lineno = 0;
+    bool ok = true;
+    *openings = NULL;
+    *n_openings = 0;
+    while (ok && getline(&line, &len, f) >= 0) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = 0;
+        if (!line[0] || line[0] == '#')
+            continue;
+        char err[GAME_FEN_MAX + 200];
+        if (strlen(line) >= MATCH_OPENING_TEXT) {
+            fprintf(stderr, "match: %s line %d: longer than %d characters\n", name, lineno, MATCH_OPENING_TEXT - 1);
+            ok = false;
+        } else if (!record_setup(&check, g, line, err, sizeof err)) {
+            fprintf(stderr, "match: %s line %d: %s\n", name, lineno, err);
+            ok = false;
+        } else if (*n_openings == cap) {
+            cap = cap ? cap * 2 : 64;
+            void *grown = realloc(*openings, (size_t)cap * sizeof **openings);
+            if (grown)
+                *openings = grown;
+            ok = grown != NULL;
+        }
+        if (ok)
+            snprintf((*openings)[(*n_openings)++], MATCH_OPENING_TEXT, "%s", line);
+    }
+    free(line);
+    if (ok && *n_openings == 0) {
+        fprintf(stderr, "match: no openings in %s\n", name);
+        ok = false;
+    }
+    if (!ok) {
+        free(*openings);
+        *openings = NULL;
+        *n_openings = 0;
+    }
+    return ok;
+}
+
 static bool load_openings(shared_t *sh)
 {
     const match_cfg_t *cfg = sh->cfg;
@@ -139,37 +184,9 @@ static bool load_openings(shared_t *sh)
         fprintf(stderr, "match: cannot open openings file %s\n", cfg->openings_file);
         return false;
     }
-    static record_t check;
-    char line[OPENING_TEXT];
-    int cap = 0, lineno = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        line[strcspn(line, "\r\n")] = 0;
-        if (!line[0] || line[0] == '#')
-            continue;
-        char err[GAME_FEN_MAX + 200];
-        if (!record_setup(&check, cfg->game, line, err, sizeof err)) {
-            fprintf(stderr, "match: %s line %d: %s\n", cfg->openings_file, lineno, err);
-            fclose(f);
-            return false;
-        }
-        if (sh->n_openings == cap) {
-            cap = cap ? cap * 2 : 64;
-            void *grown = realloc(sh->openings, (size_t)cap * sizeof *sh->openings);
-            if (!grown) {
-                fclose(f);
-                return false;
-            }
-            sh->openings = grown;
-        }
-        snprintf(sh->openings[sh->n_openings++], OPENING_TEXT, "%s", line);
-    }
+    bool ok = match_read_openings(f, cfg->game, cfg->openings_file, &sh->openings, &sh->n_openings);
     fclose(f);
-    if (sh->n_openings == 0) {
-        fprintf(stderr, "match: no openings in %s\n", cfg->openings_file);
-        return false;
-    }
-    return true;
+    return ok;
 }
 
 /* ---- engines ---- */

@@ -85,6 +85,16 @@ typedef struct match_summary {
     wdl_t pattern_wdl[MATCH_MAX_SEATINGS]; /* engine 0's against engine 1, per seating pattern */
 } match_summary_t;
 
+/* The longest opening line, terminating NUL included. */
+#define MATCH_OPENING_TEXT 8192
+
+/* Reads an openings file: one `position` argument per line (blank lines and
+ * '#' comments skipped), each checked against the rules of g. False, with
+ * one line on stderr naming the file (`name`) and line, on a bad or too
+ * long line or when there is none; *openings is then NULL. */
+bool match_read_openings(FILE *f, const game_t *g, const char *name, char (**openings)[MATCH_OPENING_TEXT],
+                         int *n_openings);
+
 /* Plays the match, printing progress to out; false on a setup error
  * (reported on stderr) such as an unreadable openings file. */
 bool match_run(const match_cfg_t *cfg, FILE *out, match_summary_t *sum);

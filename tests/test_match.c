@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bench/match.h"
 #include "../bench/stats.h"
 #include "../engine/core/record.h"
 #include "../engine/games/brandubh.h"
@@ -342,6 +343,36 @@ START_TEST(bad_runner_arguments_are_refused)
 }
 END_TEST
 
+/* The openings file: good lines read, comments skipped; a bad move, a line
+ * too long (once cut in two and misread) or no opening at all refused. */
+START_TEST(openings_file_is_read_strictly)
+{
+    const game_t *g = &brandubh_v1;
+    char (*openings)[MATCH_OPENING_TEXT];
+    int n;
+    static char text[2 * MATCH_OPENING_TEXT];
+    snprintf(text, sizeof text, "# two openings\nstartpos moves d2c2\n\nfen 3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a\n");
+    FILE *f = fmemopen(text, strlen(text), "r");
+    ck_assert(match_read_openings(f, g, "good", &openings, &n));
+    fclose(f);
+    ck_assert_int_eq(n, 2);
+    ck_assert_str_eq(openings[0], "startpos moves d2c2");
+    free(openings);
+    /* Invalid whole, but cut at the old limit it read as two good lines. */
+    memset(text, ' ', MATCH_OPENING_TEXT + 20);
+    memcpy(text, "startpos", 8);
+    strcpy(text + MATCH_OPENING_TEXT + 10, "startpos\n");
+    static const char *const bad[] = {"startpos moves zz\n", "# nothing\n\n", NULL};
+    for (int i = 0; i < 3; i++) {
+        const char *t = bad[i] ? bad[i] : text;
+        f = fmemopen((void *)t, strlen(t), "r");
+        ck_assert_msg(!match_read_openings(f, g, "bad", &openings, &n), "case %d", i);
+        ck_assert_ptr_null(openings);
+        fclose(f);
+    }
+}
+END_TEST
+
 Suite *suite_match(void)
 {
     Suite *s = suite_create("match");
@@ -352,6 +383,7 @@ Suite *suite_match(void)
     TCase *runs = tcase_create("runs");
     tcase_set_timeout(runs, 120);
     tcase_add_test(runs, real_match_bookkeeping);
+    tcase_add_test(stats, openings_file_is_read_strictly);
     tcase_add_test(runs, openings_from_a_file);
     tcase_add_test(runs, fast_games_never_forfeit);
     tcase_add_test(runs, illegal_move_loses);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../bench/match.h"
 #include "../../bench/match_args.h"
 #include "../../engine/core/variants.h"
 #include "../../protocol/otep.h"
@@ -139,6 +140,28 @@ int fuzz_moves(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* denham-match's openings file, for the variant the first byte picks. */
+int fuzz_openings(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    int n_variants = 0;
+    while (variants_at(n_variants))
+        n_variants++;
+    const game_t *g = variants_at(data[0] % n_variants);
+    FILE *f = fmemopen((void *)(data + 1), size > 1 ? size - 1 : 1, "r");
+    if (!f)
+        return 0;
+    char (*openings)[MATCH_OPENING_TEXT];
+    int n;
+    if (size > 1 && match_read_openings(f, g, "fuzz", &openings, &n)) {
+        check(n >= 1, "openings read", g->name, "(openings file)");
+        free(openings);
+    }
+    fclose(f);
+    return 0;
+}
+
 int fuzz_match_args(const uint8_t *data, size_t size)
 {
     char *text = text_of(data, size);
@@ -166,5 +189,6 @@ const fuzz_target_t fuzz_targets[] = {
     {"moves", fuzz_moves},
     {"match_args", fuzz_match_args},
     {"otep", fuzz_otep},
+    {"openings", fuzz_openings},
 };
 const int fuzz_target_count = (int)(sizeof fuzz_targets / sizeof fuzz_targets[0]);

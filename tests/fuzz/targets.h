@@ -18,6 +18,9 @@ int fuzz_fen(const uint8_t *data, size_t size);
 /* Every game's move parser from its start position: each line is a move;
  * a legal one is made, and its text must parse back to itself. */
 int fuzz_moves(const uint8_t *data, size_t size);
+/* denham-match's openings file parser: the first byte picks the variant,
+ * the rest is the file. */
+int fuzz_openings(const uint8_t *data, size_t size);
 /* The OTEP loop (denham otep) on the bytes as standard input. */
 int fuzz_otep(const uint8_t *data, size_t size);
 /* denham-match's command line: the bytes split at blanks into arguments. */
