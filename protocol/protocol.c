@@ -55,6 +55,9 @@ typedef struct engine {
     multiplayer_t multiplayer;
     chance_pruning_t chance_pruning;
     bool random_mover; /* Strength random: a uniformly random legal move */
+    bool ponder_option; /* the Ponder option */
+    bool uci;           /* the last hello was `uci` (not `ugi`): ponder moves may be named */
+    bool go_ponder;     /* the running search is a `go ponder` */
     uint64_t random_state;
     /* The running job (a search, go perft or bench), if any: they all run
      * on one thread so that the command loop keeps answering. */
@@ -160,8 +163,9 @@ static void *search_thread(void *arg)
         return NULL;
     }
     search_result_t r = search_run(e->searcher, &e->req);
-    /* UCI: after `go infinite` the answer waits for `stop`. */
-    while (e->req.limits.infinite && !search_stopped(e->searcher)) {
+    /* UCI: after `go infinite` the answer waits for `stop`, after `go
+     * ponder` for `stop` or `ponderhit`. */
+    while ((e->req.limits.infinite || search_pondering(e->searcher)) && !search_stopped(e->searcher)) {
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
@@ -171,14 +175,22 @@ static void *search_thread(void *arg)
         say(e, "bestmove (none)");
         return NULL;
     }
-    char best[GAME_MOVE_TEXT_MAX];
+    char best[GAME_MOVE_TEXT_MAX], ponder[GAME_MOVE_TEXT_MAX + 8] = "";
     g->move_text(&e->req.root, r.best, best, sizeof best);
+    /* A `ponder` token only for UCI with the Ponder option on: strict UGI
+     * runners read exactly two tokens. */
+    if (e->uci && e->ponder_option && r.ponder != MOVE_NONE) {
+        position_t after = e->req.root;
+        undo_t u;
+        g->make(&after, r.best, &u);
+        strcpy(ponder, " ponder ");
+        g->move_text(&after, r.ponder, ponder + 8, sizeof ponder - 8);
+    }
+    search_set_pondering(e->searcher, false);
     /* Finished before the answer goes out: a GUI may send the next `go`
-     * the moment it reads bestmove, and that `go` must find us done. No
-     * `ponder` token: strict UGI runners read exactly two tokens, and UCI
-     * sends it only when pondering is on, which Denham does not offer. */
+     * the moment it reads bestmove, and that `go` must find us done. */
     atomic_store(&e->search_finished, true);
-    say(e, "bestmove %s", best);
+    say(e, "bestmove %s%s", best, ponder);
     return NULL;
 }
 
@@ -238,12 +250,14 @@ static void cmd_hello(engine_t *e, bool ugi)
     say(e, "option name ChancePruning type combo default %s var star2 var star1 var expectimax",
         chance_names[CHANCE_DEFAULT]);
     say(e, "option name Strength type combo default full var full var random");
+    say(e, "option name Ponder type check default false");
     char combo[1024];
     size_t n = (size_t)snprintf(combo, sizeof combo, "option name UCI_Variant type combo default %s",
                                 variants_default()->name);
     for (int i = 0; variants_at(i); i++)
         n += (size_t)snprintf(combo + n, n < sizeof combo ? sizeof combo - n : 0, " var %s", variants_at(i)->name);
     say(e, "%s", combo);
+    e->uci = !ugi;
     say(e, ugi ? "ugiok" : "uciok");
 }
 
@@ -331,6 +345,12 @@ static void cmd_setoption(engine_t *e, const tokens_t *tk)
             return;
         }
         e->random_mover = strcasecmp(value, "random") == 0;
+    } else if (strcasecmp(name, "Ponder") == 0) {
+        if (strcasecmp(value, "true") != 0 && strcasecmp(value, "false") != 0) {
+            ERROR(e, "Ponder must be true or false");
+            return;
+        }
+        e->ponder_option = strcasecmp(value, "true") == 0;
     } else if (strcasecmp(name, "Move Overhead") == 0) {
         if (!parse_int(value, 0, OVERHEAD_MAX_MS, &x)) {
             ERROR(e, "Move Overhead must be a whole number from 0 to %d", OVERHEAD_MAX_MS);
@@ -427,7 +447,8 @@ static bool parse_searchmoves(engine_t *e, const tokens_t *tk, int *i)
         const char *w = tk->t[*i + 1];
         bool is_inc;
         if (clock_player(w, &is_inc) >= 0 || strcmp(w, "infinite") == 0 || strcmp(w, "movestogo") == 0 ||
-            strcmp(w, "movetime") == 0 || strcmp(w, "depth") == 0 || strcmp(w, "nodes") == 0)
+            strcmp(w, "movetime") == 0 || strcmp(w, "depth") == 0 || strcmp(w, "nodes") == 0 ||
+            strcmp(w, "ponder") == 0)
             break;
         move_t m = e->game->parse_move(&e->rec->pos, w);
         if (m == MOVE_NONE) {
@@ -449,6 +470,7 @@ static bool parse_go(engine_t *e, const tokens_t *tk, search_limits_t *l)
 {
     limits_init(l);
     e->n_searchmoves = 0;
+    e->go_ponder = false;
     for (int i = 1; i < tk->n; i++) {
         const char *w = tk->t[i];
         long long v;
@@ -461,6 +483,10 @@ static bool parse_go(engine_t *e, const tokens_t *tk, search_limits_t *l)
         if (strcmp(w, "searchmoves") == 0) {
             if (!parse_searchmoves(e, tk, &i))
                 return false;
+            continue;
+        }
+        if (strcmp(w, "ponder") == 0) {
+            e->go_ponder = true;
             continue;
         }
         if (i + 1 >= tk->n || !parse_int(tk->t[i + 1], -(1LL << 40), 1LL << 40, &v)) {
@@ -557,6 +583,7 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
         play_random(e);
         return;
     }
+    search_set_pondering(e->searcher, e->go_ponder);
     e->job = JOB_SEARCH;
     start_job(e);
 }
@@ -745,7 +772,12 @@ static bool dispatch(engine_t *e, tokens_t *tk, const char *rest)
     else if (strcmp(c, "eval") == 0) cmd_eval(e);
     else if (strcmp(c, "bench") == 0) cmd_bench(e, tk);
     else if (strcmp(c, "query") == 0) cmd_query(e, tk);
-    else if (strcmp(c, "ponderhit") == 0) ERROR(e, "pondering is not supported");
+    else if (strcmp(c, "ponderhit") == 0) {
+        if (e->searching && search_pondering(e->searcher))
+            search_ponderhit(e->searcher);
+        else
+            ERROR(e, "ponderhit: no search is pondering");
+    }
     else ERROR(e, "unknown command '%s'", c);
     return true;
 }
@@ -791,7 +823,7 @@ static bool has_limit(const engine_t *e)
         return true;
     const search_request_t *req = &e->req;
     const search_limits_t *l = &req->limits;
-    if (l->infinite)
+    if (l->infinite || search_pondering(e->searcher))
         return false;
     return l->depth > 0 || l->nodes > 0 || l->movetime > 0 || l->time[req->game->to_move(&req->root)] >= 0;
 }

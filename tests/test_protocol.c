@@ -574,6 +574,36 @@ START_TEST(binary_transcript_and_subcommands)
 }
 END_TEST
 
+/* Pondering (UCI): go ponder searches with no time limit until ponderhit,
+ * then within its own limit; a `ponder` token only after uci with the
+ * Ponder option on. */
+START_TEST(pondering)
+{
+    const char *out = shell("(printf 'uci\\nsetoption name Ponder value true\\ngo ponder movetime 100\\n'; sleep 0.6;"
+                            " printf 'ponderhit\\n'; sleep 0.4) | ./denham");
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    ck_assert_int_eq(count_lines_starting(out, "info string error"), 0);
+    const char *best = line_after(out, "bestmove ");
+    ck_assert_msg(strstr(best, " ponder "), "%s", best);
+    /* It went on past the 100 ms while pondering: an iteration after 300 ms. */
+    int latest = 0;
+    for (const char *p = out; (p = strstr(p, " time ")) != NULL; p++)
+        latest = atoi(p + 6) > latest ? atoi(p + 6) : latest;
+    ck_assert_int_ge(latest, 300);
+    /* stop ends a ponder search; ugi, or Ponder off, never names a ponder move. */
+    out = shell("(printf 'uci\\nsetoption name Ponder value true\\ngo ponder depth 3\\n'; sleep 0.3;"
+                " printf 'stop\\n') | ./denham");
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    out = run("ugi\nsetoption name Ponder value true\ngo depth 4\n");
+    ck_assert_msg(!strstr(line_after(out, "bestmove "), " "), "%s", out);
+    out = run("uci\ngo depth 4\n");
+    ck_assert_msg(!strstr(line_after(out, "bestmove "), " "), "%s", out);
+    out = run("uci\nponderhit\nsetoption name Ponder value maybe\n");
+    ck_assert_int_eq(count_lines_starting(out, "info string error: "), 2);
+    ck_assert(strstr(out, "option name Ponder type check default false\n"));
+}
+END_TEST
+
 /* A search that ended by itself does not block the next one: each `go`
  * here is sent after the previous answer, as a GUI would. */
 START_TEST(consecutive_searches)
@@ -611,6 +641,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, position_with_100000_moves);
     tcase_add_test(tc, extending_position_commands);
     tcase_add_test(tc, go_searchmoves);
+    tcase_add_test(tc, pondering);
     tcase_add_test(tc, table_sized_before_the_first_search);
     tcase_add_test(tc, variant_option_selects_the_game);
     tcase_add_test(tc, eval_and_bench);

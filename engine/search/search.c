@@ -35,6 +35,10 @@ typedef struct ctx ctx_t;
 struct searcher {
     tt_t tt;
     atomic_bool stop;
+    /* Pondering: no time limit until ponderhit, whose time then starts the
+     * clock (UCI's go ponder). */
+    atomic_bool pondering;
+    _Atomic int64_t ponderhit_ms;
     int *history; /* [2 teams][move_keys] */
     int history_keys;
     ctx_t *ctx; /* the running search's state: too large for a thread's stack */
@@ -59,6 +63,8 @@ struct ctx {
     move_t pv[MAX_PLY][MAX_PLY];
     int pv_len[MAX_PLY];
     bool stopped;
+    bool pondering;      /* the searcher's flag as this search last saw it */
+    int64_t budget_from_ms; /* when the time budget started: the start, or the ponderhit */
     /* Sides: see the header comment. */
     int root_player;
     bool free_for_all; /* more than two teams */
@@ -85,6 +91,8 @@ searcher_t *searcher_new(size_t hash_mb)
         return NULL;
     }
     atomic_init(&s->stop, false);
+    atomic_init(&s->pondering, false);
+    atomic_init(&s->ponderhit_ms, 0);
     return s;
 }
 
@@ -108,6 +116,14 @@ void searcher_clear(searcher_t *s)
 }
 
 void search_stop(searcher_t *s) { atomic_store(&s->stop, true); }
+void search_set_pondering(searcher_t *s, bool on) { atomic_store(&s->pondering, on); }
+bool search_pondering(const searcher_t *s) { return atomic_load(&((searcher_t *)s)->pondering); }
+
+void search_ponderhit(searcher_t *s)
+{
+    atomic_store(&s->ponderhit_ms, timeman_now_ms());
+    atomic_store(&s->pondering, false);
+}
 void search_reset_stop(searcher_t *s) { atomic_store(&s->stop, false); }
 bool search_stopped(const searcher_t *s) { return atomic_load(&((searcher_t *)s)->stop); }
 
@@ -140,6 +156,17 @@ static bool ensure_history(searcher_t *s, int keys)
 /* ---- helpers ---- */
 
 static int64_t elapsed(const ctx_t *c) { return timeman_now_ms() - c->start_ms; }
+static int64_t budget_used(const ctx_t *c) { return timeman_now_ms() - c->budget_from_ms; }
+
+/* True while pondering; at the ponderhit the budget starts from its time. */
+static bool still_pondering(ctx_t *c)
+{
+    if (c->pondering && !atomic_load_explicit(&c->s->pondering, memory_order_relaxed)) {
+        c->pondering = false;
+        c->budget_from_ms = atomic_load(&c->s->ponderhit_ms);
+    }
+    return c->pondering;
+}
 
 /* Polled every 256 nodes: the cheapest place to notice time and stop.
  * Slow nodes (Bolix, 0.2 M/s) made 1024 a 5 ms wait for `stop`. */
@@ -147,7 +174,7 @@ static void check_limits(ctx_t *c)
 {
     if (atomic_load_explicit(&c->s->stop, memory_order_relaxed) ||
         (c->limits.nodes && c->nodes >= c->limits.nodes) ||
-        (c->budget.hard_ms >= 0 && elapsed(c) >= c->budget.hard_ms))
+        (c->budget.hard_ms >= 0 && !still_pondering(c) && budget_used(c) >= c->budget.hard_ms))
         c->stopped = true;
 }
 
@@ -723,9 +750,11 @@ static void ctx_init(ctx_t *c, searcher_t *s, const search_request_t *req)
     c->s = s;
     c->g = req->game;
     c->req = req;
+    c->pondering = atomic_load(&s->pondering);
     c->pos = req->root;
     c->limits = req->limits;
     c->start_ms = timeman_now_ms();
+    c->budget_from_ms = c->start_ms;
     c->budget = timeman_budget(&req->limits, c->g->to_move(&req->root), req->overhead_ms);
     c->root_player = c->g->to_move(&req->root);
     c->free_for_all = game_teams(c->g) > 2;
@@ -831,7 +860,7 @@ search_result_t search_run(searcher_t *s, const search_request_t *req)
             report(c, req, depth, sc, &res.best, 1);
         if (c->stopped)
             break;
-        if (timed && (elapsed(c) >= c->budget.soft_ms * 6 / 10 || n == 1))
+        if (timed && !still_pondering(c) && (budget_used(c) >= c->budget.soft_ms * 6 / 10 || n == 1))
             break;
     }
     res.nodes = c->nodes;

@@ -91,6 +91,12 @@ void searcher_clear(searcher_t *s);
 search_result_t search_run(searcher_t *s, const search_request_t *req);
 /* Asks a running search to stop soon; safe from any thread. */
 void search_stop(searcher_t *s);
+/* Pondering (UCI's go ponder): set before the search starts, it lifts the
+ * time limits until search_ponderhit(), from which they count. Safe from
+ * any thread. */
+void search_set_pondering(searcher_t *s, bool on);
+void search_ponderhit(searcher_t *s);
+bool search_pondering(const searcher_t *s);
 /* Clears the stop request; called before starting a search. */
 void search_reset_stop(searcher_t *s);
 bool search_stopped(const searcher_t *s);
