@@ -9,6 +9,9 @@ CFLAGS  ?= -O2
 ARCH    ?= native
 REL     := build/rel$(if $(ARCH),-$(ARCH))
 RELFLAGS = $(CFLAGS) $(if $(ARCH),-march=$(ARCH)) -flto=auto
+# build/arch names the ARCH the binaries were last linked for; it changes
+# with ARCH, so that switching relinks them from that ARCH's objects.
+$(shell mkdir -p build; [ "$$(cat build/arch 2>/dev/null)" = "$(ARCH)" ] || echo "$(ARCH)" > build/arch)
 LDLIBS  := -lpthread
 
 LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/search/*.c) protocol/protocol.c protocol/otep.c \
@@ -18,7 +21,7 @@ FUZZ_TARGETS := protocol fen moves match_args otep openings
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-MATCH_SRC := bench/match.c bench/match_args.c bench/engine_proc.c bench/stats.c
+MATCH_SRC := bench/match.c bench/match_args.c bench/engine_proc.c bench/stats.c bench/textbuf.c
 # Shared by the tests and the benchmarks.
 BENCH_LIB := bench/long_game.c
 
@@ -37,13 +40,12 @@ SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 .PHONY: all portable deps test sanitize bench fuzz soak clean
 all: denham denham-match
 
-# For another machine: no -march (FORCE: the binaries are rebuilt from
-# their own objects whichever ARCH built them last).
+# For another machine: no -march.
 portable:
-	$(MAKE) ARCH= -B denham denham-match
+	$(MAKE) ARCH= denham denham-match
 
-denham: $(REL_OBJ) $(REL)/protocol/main.o
-	$(CC) $(RELFLAGS) -o $@ $^ $(LDLIBS)
+denham: $(REL_OBJ) $(REL)/protocol/main.o build/arch
+	$(CC) $(RELFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 
 $(REL)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -57,8 +59,8 @@ build/san/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(SANFLAGS) $(CHECK_CFLAGS) -MMD -MP -c -o $@ $<
 
-denham-match: $(REL_OBJ) $(MATCH_SRC:%.c=$(REL)/%.o) $(REL)/bench/match_main.o
-	$(CC) $(RELFLAGS) -o $@ $^ $(LDLIBS) -lm
+denham-match: $(REL_OBJ) $(MATCH_SRC:%.c=$(REL)/%.o) $(REL)/bench/match_main.o build/arch
+	$(CC) $(RELFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS) -lm
 
 # The tests link the match runner's statistics and process code too.
 build/test_denham: $(DBG_OBJ) $(MATCH_SRC:%.c=build/dbg/%.o) $(BENCH_LIB:%.c=build/dbg/%.o) $(TEST_SRC:%.c=build/dbg/%.o)
@@ -67,7 +69,7 @@ build/test_denham: $(DBG_OBJ) $(MATCH_SRC:%.c=build/dbg/%.o) $(BENCH_LIB:%.c=bui
 build/test_denham_san: $(SAN_OBJ) $(MATCH_SRC:%.c=build/san/%.o) $(BENCH_LIB:%.c=build/san/%.o) $(TEST_SRC:%.c=build/san/%.o)
 	$(CC) $(SANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS) -lm
 
-build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=$(REL)/%.o) $(REL)/bench/bench_main.o
+build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=$(REL)/%.o) $(REL)/bench/textbuf.o $(REL)/bench/bench_main.o
 	$(CC) $(RELFLAGS) -o $@ $^ $(LDLIBS)
 
 # The test suite needs the `check` library, the fuzz targets clang with

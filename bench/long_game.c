@@ -7,29 +7,7 @@
 
 #include "../engine/core/record.h"
 #include "../engine/core/rng.h"
-
-typedef struct text {
-    char *s;
-    size_t len, cap;
-} text_t;
-
-static bool text_add(text_t *t, const char *piece)
-{
-    size_t n = strlen(piece);
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 1 << 16;
-        while (cap < t->len + n + 1)
-            cap *= 2;
-        char *grown = realloc(t->s, cap);
-        if (!grown)
-            return false;
-        t->s = grown;
-        t->cap = cap;
-    }
-    memcpy(t->s + t->len, piece, n + 1);
-    t->len += n;
-    return true;
-}
+#include "textbuf.h"
 
 /* A quiet move to a position seen least often so far (and at most once),
  * after which the game goes on; MOVE_NONE if there is none. */
@@ -61,24 +39,24 @@ static move_t least_visited_move(const record_t *r, rng_t *rng)
 char *long_game_text(const game_t *g, const char *fen, int plies, uint64_t seed, char *final_fen, size_t len)
 {
     record_t r = {0};
-    text_t t = {0};
+    textbuf_t t = {0};
     char err[200];
     char head[GAME_FEN_MAX + 16];
     snprintf(head, sizeof head, "fen %s", fen);
     rng_t rng = {seed};
-    bool ok = record_setup(&r, g, head, err, sizeof err) && text_add(&t, head) && text_add(&t, " moves");
+    bool ok = record_setup(&r, g, head, err, sizeof err) && textbuf_add(&t, head) && textbuf_add(&t, " moves");
     for (int i = 0; ok && i < plies; i++) {
         move_t m = least_visited_move(&r, &rng);
         char mv[GAME_MOVE_TEXT_MAX + 1] = " ";
         ok = m != MOVE_NONE;
         if (ok)
             g->move_text(&r.pos, m, mv + 1, sizeof mv - 1);
-        ok = ok && text_add(&t, mv) && record_play(&r, m);
+        ok = ok && textbuf_add(&t, mv) && record_play(&r, m);
     }
     if (ok)
         g->write_fen(&r.pos, final_fen, len);
     record_free(&r);
     if (!ok)
-        free(t.s);
+        textbuf_free(&t);
     return ok ? t.s : NULL;
 }

@@ -11,6 +11,7 @@
 #include "../engine/core/rng.h"
 #include "../engine/core/timeman.h"
 #include "engine_proc.h"
+#include "textbuf.h"
 
 #define HANDSHAKE_MS 10000
 #define OPENING_TEXT MATCH_OPENING_TEXT
@@ -84,8 +85,7 @@ typedef struct worker {
     char line[EPROC_LINE_MAX];
     /* "position <opening> moves ...": grown a move at a time, since a game
      * may be long (no rule ends Brax's two against one). */
-    char *text;
-    size_t text_len, text_cap;
+    textbuf_t text;
     int text_plies;     /* record plies the text holds */
     position_t text_pos; /* the position after them */
 } worker_t;
@@ -257,32 +257,14 @@ static void go_command(const match_cfg_t *cfg, const int *seat_engine, const lon
     }
 }
 
-static bool text_append(worker_t *w, const char *piece)
-{
-    size_t n = strlen(piece);
-    if (w->text_len + n + 1 > w->text_cap) {
-        size_t cap = w->text_cap ? w->text_cap : 4096;
-        while (cap < w->text_len + n + 1)
-            cap *= 2;
-        char *grown = realloc(w->text, cap);
-        if (!grown)
-            return false;
-        w->text = grown;
-        w->text_cap = cap;
-    }
-    memcpy(w->text + w->text_len, piece, n + 1);
-    w->text_len += n;
-    return true;
-}
-
 /* Starts the text of a game: "position <opening>". */
 static bool text_start(worker_t *w, const char *opening)
 {
-    w->text_len = 0;
+    textbuf_clear(&w->text);
     w->text_plies = w->opening_plies;
     if (w->opening_plies >= 0)
         w->text_pos = w->rec.pos;
-    return text_append(w, "position ") && text_append(w, opening);
+    return textbuf_add(&w->text, "position ") && textbuf_add(&w->text, opening);
 }
 
 /* Appends the moves played since the text was last brought up to date. */
@@ -290,14 +272,14 @@ static bool text_catch_up(worker_t *w, const char *opening)
 {
     bool ok = true;
     if (w->text_plies == w->opening_plies && w->rec.plies > w->text_plies && !strstr(opening, " moves"))
-        ok = text_append(w, " moves");
+        ok = textbuf_add(&w->text, " moves");
     for (; ok && w->text_plies < w->rec.plies; w->text_plies++) {
         char mv[GAME_MOVE_TEXT_MAX + 1] = " ";
         undo_t u;
         move_t m = w->rec.moves[w->text_plies];
         w->rec.game->move_text(&w->text_pos, m, mv + 1, sizeof mv - 1);
         w->rec.game->make(&w->text_pos, m, &u);
-        ok = text_append(w, mv);
+        ok = textbuf_add(&w->text, mv);
     }
     return ok;
 }
@@ -317,7 +299,7 @@ static bool ask_move(worker_t *w, const int *seat_engine, long long *clock, int 
         return false;
     }
     go_command(cfg, seat_engine, clock, seat, cmd, sizeof cmd);
-    bool ok = eproc_send(p, w->text) && eproc_send(p, cmd);
+    bool ok = eproc_send(p, w->text.s) && eproc_send(p, cmd);
     int64_t start = timeman_now_ms();
     long long allowed = l->kind == LIMIT_CLOCK      ? clock[seat] + cfg->time_margin_ms
                         : l->kind == LIMIT_MOVETIME ? l->value + cfg->time_margin_ms
@@ -360,36 +342,15 @@ static const char *opening_of(const shared_t *sh, int index)
     return sh->openings[(index / group_size(sh->cfg)) % sh->n_openings];
 }
 
-/* Rolls the die for the record's chance node: outcomes by weight, from a
- * generator seeded by the group, so every game of a group sees the same
- * rolls in the same order. */
-static move_t roll_die(const match_cfg_t *cfg, const record_t *rec, rng_t *dice)
-{
-    move_t rolls[MAX_MOVES];
-    int w[MAX_MOVES], n = cfg->game->chance_outcomes(&rec->pos, rolls, w), total = 0;
-    for (int i = 0; i < n; i++)
-        total += w[i];
-    int x = (int)rng_below(dice, (uint32_t)total);
-    for (int i = 0; i < n; i++) {
-        if (x < w[i])
-            return rolls[i];
-        x -= w[i];
-    }
-    return rolls[n - 1];
-}
-
 /* Plays game `index`; afterwards w->text holds its whole position command
- * (or NULL when the runner ran out of memory). */
+ * (w->text.s is NULL when the runner ran out of memory). */
 static void play_game(worker_t *w, int index, game_result_t *r)
 {
     const char *opening = opening_of(w->sh, index);
     w->opening_plies = -1;
     play_moves(w, index, r);
-    if (!(w->opening_plies >= 0 ? text_catch_up(w, opening) : text_start(w, opening))) {
-        free(w->text);
-        w->text = NULL;
-        w->text_len = w->text_cap = 0;
-    }
+    if (!(w->opening_plies >= 0 ? text_catch_up(w, opening) : text_start(w, opening)))
+        textbuf_free(&w->text);
 }
 
 static void play_moves(worker_t *w, int index, game_result_t *r)
@@ -424,6 +385,8 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
     long long clock[MAX_PLAYERS];
     for (int s = 0; s < g->players; s++)
         clock[s] = cfg->engines[seat_engine[s]].limit.value;
+    /* The die, seeded by the group: every game of a group sees the same
+     * rolls in the same order. */
     rng_t dice = {cfg->seed * 0x9E3779B97F4A7C15ull + (uint64_t)(index / group_size(cfg)) + 1};
     for (;;) {
         outcome_t o = record_outcome(&w->rec);
@@ -436,7 +399,7 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
             return;
         }
         if (game_at_chance(g, &w->rec.pos)) { /* the runner rolls, never an engine */
-            if (!record_play(&w->rec, roll_die(cfg, &w->rec, &dice))) {
+            if (!record_play(&w->rec, game_roll(g, &w->rec.pos, &dice))) {
                 snprintf(r->reason, sizeof r->reason, "game too long (adjudicated draw)");
                 return;
             }
@@ -512,7 +475,7 @@ static void write_game(shared_t *sh, worker_t *w, int index, const game_result_t
     seat_names(sh->cfg, index, p1, p2, sizeof p1);
     result_text(sh->cfg, index, r, res, sizeof res);
     fprintf(sh->games_file, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", index + 1, sh->cfg->game->name, p1, p2, res, r->reason,
-            opening_of(sh, index), w->text ? w->text + strlen("position ") : "");
+            opening_of(sh, index), w->text.s ? w->text.s + strlen("position ") : "");
     fflush(sh->games_file);
 }
 
@@ -625,7 +588,7 @@ static void *worker_main(void *arg)
         for (int k = 0; k < MAX_PLAYERS; k++)
             eproc_stop(&w->eng[e][k], 1000);
     record_free(&w->rec);
-    free(w->text);
+    textbuf_free(&w->text);
     return NULL;
 }
 

@@ -115,9 +115,7 @@ static int search_position(searcher_t *s, const game_t *g, const record_t *r, co
 {
     static uint64_t history[SEARCH_HISTORY_MAX];
     search_request_t req = {.game = g, .root = r->pos, .limits = *limits};
-    int from = r->plies - r->reversible_from > SEARCH_HISTORY_MAX ? r->plies - SEARCH_HISTORY_MAX : r->reversible_from;
-    req.history_len = r->plies - from;
-    memcpy(history, &r->hashes[from], (size_t)req.history_len * sizeof *history);
+    req.history_len = record_recent_keys(r, history, SEARCH_HISTORY_MAX);
     req.history = history;
     searcher_clear(s); /* each position alone: results do not depend on the order */
     search_reset_stop(s);

@@ -63,9 +63,7 @@ static void request_init(otep_t *o, search_limits_t limits)
     const record_t *r = o->rec;
     o->req = (search_request_t){.game = o->game, .root = r->pos, .limits = limits};
     o->req.overhead_ms = OTEP_OVERHEAD_MS;
-    int from = r->plies - r->reversible_from > SEARCH_HISTORY_MAX ? r->plies - SEARCH_HISTORY_MAX : r->reversible_from;
-    o->req.history_len = r->plies - from;
-    memcpy(o->history, &r->hashes[from], (size_t)o->req.history_len * sizeof *o->history);
+    o->req.history_len = record_recent_keys(r, o->history, SEARCH_HISTORY_MAX);
     o->req.history = o->history;
 }
 

@@ -94,9 +94,7 @@ static search_result_t think(session_t *s, int64_t ms)
     search_request_t req = {.game = s->game, .root = r->pos};
     limits_init(&req.limits);
     req.limits.movetime = ms;
-    int from = r->plies - r->reversible_from > SEARCH_HISTORY_MAX ? r->plies - SEARCH_HISTORY_MAX : r->reversible_from;
-    req.history_len = r->plies - from;
-    memcpy(history, &r->hashes[from], (size_t)req.history_len * sizeof *history);
+    req.history_len = record_recent_keys(r, history, SEARCH_HISTORY_MAX);
     req.history = history;
     search_reset_stop(s->searcher);
     return search_run(s->searcher, &req);
@@ -117,17 +115,11 @@ static void describe(session_t *s, const char *who, move_t m, const search_resul
 /* The die, rolled here by weight: the roll is shown, never chosen. */
 static void roll(session_t *s)
 {
-    move_t faces[MAX_MOVES];
-    int weight[MAX_MOVES], n = s->game->chance_outcomes(&s->rec.pos, faces, weight), total = 0;
-    for (int i = 0; i < n; i++)
-        total += weight[i];
-    int x = (int)rng_below(&s->dice, (uint32_t)total), i = 0;
-    while (i < n - 1 && x >= weight[i])
-        x -= weight[i++];
+    move_t face = game_roll(s->game, &s->rec.pos, &s->dice);
     char text[GAME_MOVE_TEXT_MAX];
-    s->game->move_text(&s->rec.pos, faces[i], text, sizeof text);
+    s->game->move_text(&s->rec.pos, face, text, sizeof text);
     fprintf(s->out, "die: %s\n", text);
-    record_play(&s->rec, faces[i]);
+    record_play(&s->rec, face);
 }
 
 /* Rebuilds the game without its last `plies` plies. */

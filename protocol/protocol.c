@@ -387,14 +387,17 @@ static void cmd_position(engine_t *e, const char *args)
     char err[GAME_FEN_MAX + 200];
     const char *last = e->last_position;
     size_t n = last ? strlen(last) : 0;
-    bool extends = n > 0 && strncmp(args, last, n) == 0 && strchr(" \t", args[n]);
+    /* The same words, then more (or none: the same command again). */
+    bool extends = n > 0 && strncmp(args, last, n) == 0 && (args[n] == ' ' || args[n] == '\t' || args[n] == 0);
     bool ok;
-    if (!extends)
+    if (!extends) {
         ok = record_setup(e->scratch, e->game, args, err, sizeof err);
-    else if (record_copy(e->scratch, e->rec))
+    } else if (record_copy(e->scratch, e->rec)) {
         ok = record_append(e->scratch, args + n, err, sizeof err);
-    else
-        ok = snprintf(err, sizeof err, "out of memory") < 0;
+    } else { /* scratch is unusable: the old state stays */
+        ERROR(e, "out of memory");
+        return;
+    }
     if (!ok)
         ERROR(e, "%s", err);
     if (!ok && e->scratch->forfeit_by < 0)
@@ -560,11 +563,7 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
     e->req.report_ctx = e;
     /* The search keeps its own copy of the history: `position` may change
      * the record while it runs. */
-    int from = r->reversible_from;
-    if (r->plies - from > SEARCH_HISTORY_MAX)
-        from = r->plies - SEARCH_HISTORY_MAX;
-    e->req.history_len = r->plies - from;
-    memcpy(e->req_history, &r->hashes[from], (size_t)e->req.history_len * sizeof(uint64_t));
+    e->req.history_len = record_recent_keys(r, e->req_history, SEARCH_HISTORY_MAX);
     e->req.history = e->req_history;
     if (record_outcome(r).kind != OUTCOME_NONE) {
         say(e, "info string the game is over");

@@ -17,6 +17,21 @@ move_t game_find_move(const game_t *g, const position_t *pos, const char *text)
     return MOVE_NONE;
 }
 
+move_t game_roll(const game_t *g, const position_t *pos, rng_t *rng)
+{
+    move_t rolls[MAX_MOVES];
+    int w[MAX_MOVES], n = g->chance_outcomes(pos, rolls, w), total = 0;
+    for (int i = 0; i < n; i++)
+        total += w[i];
+    int x = (int)rng_below(rng, (uint32_t)total);
+    for (int i = 0; i < n; i++) {
+        if (x < w[i])
+            return rolls[i];
+        x -= w[i];
+    }
+    return rolls[n - 1];
+}
+
 void eval_trace_add(eval_trace_t *t, const char *name, int team0, int team1)
 {
     if (!t || t->count >= EVAL_TERMS_MAX)

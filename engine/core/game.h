@@ -74,6 +74,7 @@
 
 #include <stddef.h>
 
+#include "rng.h"
 #include "types.h"
 
 #define GAME_POS_BYTES 256
@@ -208,6 +209,10 @@ static inline player_mask_t game_players_in(const game_t *g, const position_t *p
 {
     return g->players_in ? g->players_in(pos) : (player_mask_t)((1u << g->players) - 1);
 }
+
+/* At a chance node: one roll drawn by its weight (the runner's and `denham
+ * play`'s die; the engine itself never rolls). */
+move_t game_roll(const game_t *g, const position_t *pos, rng_t *rng);
 
 /* True when the next event at pos is a roll of the die (a chance node). */
 static inline bool game_at_chance(const game_t *g, const position_t *pos)

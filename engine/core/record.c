@@ -51,6 +51,20 @@ static void rep_new_generation(record_t *r)
     }
 }
 
+/* Empties r's table and fills it with the slots of `from` in use in
+ * generation from_gen (a table being grown, or another record's). */
+static void rep_refill(record_t *r, const rep_slot_t *from, int from_size, uint32_t from_gen)
+{
+    memset(r->rep, 0, (size_t)r->rep_size * sizeof *r->rep);
+    r->generation = 1;
+    r->rep_used = 0;
+    for (int i = 0; i < from_size; i++)
+        if (from[i].generation == from_gen) {
+            *rep_find(r, from[i].key) = (rep_slot_t){from[i].key, from[i].count, 1};
+            r->rep_used++;
+        }
+}
+
 /* Counts one more occurrence of key; false when out of memory. */
 static bool rep_add(record_t *r, uint64_t key)
 {
@@ -63,11 +77,7 @@ static bool rep_add(record_t *r, uint64_t key)
         int old_size = r->rep_size;
         r->rep = grown;
         r->rep_size = size;
-        uint32_t gen = r->generation;
-        r->generation = 1;
-        for (int i = 0; i < old_size; i++)
-            if (old[i].generation == gen)
-                *rep_find(r, old[i].key) = (rep_slot_t){old[i].key, old[i].count, 1};
+        rep_refill(r, old, old_size, r->generation);
         free(old);
     }
     rep_slot_t *s = rep_find(r, key);
@@ -136,14 +146,7 @@ bool record_copy(record_t *dst, const record_t *src)
     memcpy(hashes, src->hashes, ((size_t)src->plies + 1) * sizeof *hashes);
     /* The table is rebuilt for dst's size (it may be larger than src's). */
     dst->rep_size = rep_size;
-    dst->rep_used = 0;
-    dst->generation = 1;
-    memset(rep, 0, (size_t)rep_size * sizeof *rep);
-    for (int i = 0; i < src->rep_size; i++)
-        if (src->rep[i].generation == src->generation) {
-            *rep_find(dst, src->rep[i].key) = (rep_slot_t){src->rep[i].key, src->rep[i].count, 1};
-            dst->rep_used++;
-        }
+    rep_refill(dst, src->rep, src->rep_size, src->generation);
     return true;
 }
 
@@ -174,6 +177,13 @@ bool record_play(record_t *r, move_t move)
     if (move & MOVE_IRREVERSIBLE)
         r->reversible_from = r->plies;
     return true;
+}
+
+int record_recent_keys(const record_t *r, uint64_t *keys, int max)
+{
+    int from = r->plies - r->reversible_from > max ? r->plies - max : r->reversible_from;
+    memcpy(keys, &r->hashes[from], (size_t)(r->plies - from) * sizeof *keys);
+    return r->plies - from;
 }
 
 int record_count(const record_t *r, uint64_t key)

@@ -56,6 +56,10 @@ void record_swap(record_t *a, record_t *b);
 /* Plays a legal move; false (record unchanged) when the record cannot grow
  * (RECORD_MAX_PLIES or out of memory). */
 bool record_play(record_t *r, move_t move);
+/* Copies the keys of the positions before the current one since the last
+ * irreversible move, the most recent `max` of them, oldest first (what a
+ * search request's history holds); returns how many. */
+int record_recent_keys(const record_t *r, uint64_t *keys, int max);
 /* How many times the position with this key has occurred since the last
  * irreversible move. */
 int record_count(const record_t *r, uint64_t key);

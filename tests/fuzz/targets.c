@@ -108,14 +108,20 @@ int fuzz_fen(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* The variant a byte picks. */
+static const game_t *variant_of(uint8_t byte)
+{
+    int n_variants = 0;
+    while (variants_at(n_variants))
+        n_variants++;
+    return variants_at(byte % n_variants);
+}
+
 int fuzz_moves(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    int n_variants = 0;
-    while (variants_at(n_variants))
-        n_variants++;
-    const game_t *g = variants_at(data[0] % n_variants);
+    const game_t *g = variant_of(data[0]);
     char *text = text_of(data + 1, size - 1);
     if (!text)
         return 0;
@@ -145,10 +151,7 @@ int fuzz_openings(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    int n_variants = 0;
-    while (variants_at(n_variants))
-        n_variants++;
-    const game_t *g = variants_at(data[0] % n_variants);
+    const game_t *g = variant_of(data[0]);
     FILE *f = fmemopen((void *)(data + 1), size > 1 ? size - 1 : 1, "r");
     if (!f)
         return 0;
