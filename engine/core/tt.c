@@ -19,7 +19,7 @@ bool tt_resize(tt_t *tt, size_t mb)
     tt->buckets = b;
     tt->count = count;
     tt->generation = 0;
-    tt->written = false;
+    atomic_store(&tt->written, false);
     return true;
 }
 
@@ -33,7 +33,7 @@ void tt_free(tt_t *tt)
 void tt_clear(tt_t *tt)
 {
     tt->generation = 0;
-    if (!tt->written)
+    if (!atomic_load(&tt->written))
         return;
     /* Large blocks come from the system as zero pages that cost nothing
      * until touched: writing zeros over 4 GiB took 8 s. */
@@ -44,7 +44,7 @@ void tt_clear(tt_t *tt)
     } else {
         memset(tt->buckets, 0, tt->count * sizeof *tt->buckets);
     }
-    tt->written = false;
+    atomic_store(&tt->written, false);
 }
 
 void tt_new_search(tt_t *tt) { tt->generation = (uint8_t)((tt->generation + 1) & 63); }
@@ -66,17 +66,39 @@ static tt_bucket_t *bucket_of(const tt_t *tt, uint64_t key)
     return &tt->buckets[key & (tt->count - 1)];
 }
 
+/* The fields of an entry's data word. */
+static move_t data_move(uint64_t d) { return (move_t)d; }
+static score_t data_score(uint64_t d) { return (int16_t)(d >> 32); }
+static int data_depth(uint64_t d) { return (int)((d >> 48) & 0xff); }
+static int data_bound(uint64_t d) { return (int)((d >> 56) & 3); }
+static int data_generation(uint64_t d) { return (int)(d >> 58); }
+
+static uint64_t data_pack(move_t move, score_t score, int depth, int bound, int generation)
+{
+    return (uint64_t)move | (uint64_t)(uint16_t)(int16_t)score << 32 | (uint64_t)depth << 48 |
+           (uint64_t)(bound | generation << 2) << 56;
+}
+
+/* An entry's data when its key is `key`, else 0 (never a valid entry:
+ * its bound is TT_NONE). Relaxed loads: a torn pair fails the check. */
+static uint64_t entry_read(const tt_entry_t *e, uint64_t *key)
+{
+    uint64_t d = atomic_load_explicit(&((tt_entry_t *)e)->data, memory_order_relaxed);
+    uint64_t k = atomic_load_explicit(&((tt_entry_t *)e)->check, memory_order_relaxed);
+    *key = k ^ d;
+    return d;
+}
+
 bool tt_probe(const tt_t *tt, uint64_t key, int ply, tt_hit_t *hit)
 {
     tt_bucket_t *b = bucket_of(tt, key);
-    uint32_t check = (uint32_t)(key >> 32);
     for (int i = 0; i < TT_BUCKET; i++) {
-        tt_entry_t *e = &b->e[i];
-        if (e->key == check && (e->bound_gen & 3) != TT_NONE) {
-            hit->move = e->move;
-            hit->score = score_from_tt(e->score, ply);
-            hit->depth = e->depth;
-            hit->bound = e->bound_gen & 3;
+        uint64_t k, d = entry_read(&b->e[i], &k);
+        if (k == key && data_bound(d) != TT_NONE) {
+            hit->move = data_move(d);
+            hit->score = score_from_tt(data_score(d), ply);
+            hit->depth = data_depth(d);
+            hit->bound = data_bound(d);
             return true;
         }
     }
@@ -85,32 +107,35 @@ bool tt_probe(const tt_t *tt, uint64_t key, int ply, tt_hit_t *hit)
 
 void tt_store(tt_t *tt, uint64_t key, int ply, move_t move, score_t score, int depth, int bound)
 {
-    tt->written = true;
+    if (!atomic_load_explicit(&tt->written, memory_order_relaxed))
+        atomic_store_explicit(&tt->written, true, memory_order_relaxed);
     tt_bucket_t *b = bucket_of(tt, key);
-    uint32_t check = (uint32_t)(key >> 32);
-    tt_entry_t *victim = &b->e[0];
-    int victim_worth = 1 << 30;
+    int victim = 0, victim_worth = 1 << 30;
+    uint64_t victim_key = 0, victim_data = 0;
     for (int i = 0; i < TT_BUCKET; i++) {
-        tt_entry_t *e = &b->e[i];
-        if ((e->bound_gen & 3) == TT_NONE || e->key == check) {
-            victim = e;
+        uint64_t k, d = entry_read(&b->e[i], &k);
+        if (data_bound(d) == TT_NONE || k == key) {
+            victim = i;
+            victim_key = k;
+            victim_data = d;
             break;
         }
-        int age = (tt->generation - (e->bound_gen >> 2)) & 63;
-        int worth = e->depth - 8 * age;
+        int age = (tt->generation - data_generation(d)) & 63;
+        int worth = data_depth(d) - 8 * age;
         if (worth < victim_worth) {
             victim_worth = worth;
-            victim = e;
+            victim = i;
+            victim_key = k;
+            victim_data = d;
         }
     }
     /* Keep a deeper entry's move when this store has none. */
-    if (move == MOVE_NONE && victim->key == check)
-        move = victim->move;
-    victim->key = check;
-    victim->move = move;
-    victim->score = (int16_t)score_to_tt(score, ply);
-    victim->depth = (uint8_t)(depth < 0 ? 0 : depth > 255 ? 255 : depth);
-    victim->bound_gen = (uint8_t)(bound | (tt->generation << 2));
+    if (move == MOVE_NONE && victim_key == key && data_bound(victim_data) != TT_NONE)
+        move = data_move(victim_data);
+    uint64_t d = data_pack(move, score_to_tt(score, ply), depth < 0 ? 0 : depth > 255 ? 255 : depth, bound,
+                           tt->generation);
+    atomic_store_explicit(&b->e[victim].data, d, memory_order_relaxed);
+    atomic_store_explicit(&b->e[victim].check, key ^ d, memory_order_relaxed);
 }
 
 int tt_hashfull(const tt_t *tt)
@@ -118,8 +143,8 @@ int tt_hashfull(const tt_t *tt)
     int used = 0, sampled = 0;
     for (size_t i = 0; i < tt->count && sampled < 1000; i++)
         for (int j = 0; j < TT_BUCKET && sampled < 1000; j++, sampled++) {
-            const tt_entry_t *e = &tt->buckets[i].e[j];
-            used += (e->bound_gen & 3) != TT_NONE && (e->bound_gen >> 2) == tt->generation;
+            uint64_t k, d = entry_read(&tt->buckets[i].e[j], &k);
+            used += data_bound(d) != TT_NONE && data_generation(d) == tt->generation;
         }
     return sampled ? used * 1000 / sampled : 0;
 }

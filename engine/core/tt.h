@@ -1,14 +1,19 @@
 /*
- * tt.h: the transposition table, shared by every game.
+ * tt.h: the transposition table, shared by every game and by every search
+ * thread.
  *
- * Buckets of four entries, one cache line each. An entry keeps the upper 32
- * bits of the key (the lower bits chose the bucket), the best move, the score
- * with its bound, and the draft. Replacement prefers an empty slot, then the
- * same key, then the shallowest entry of an older search.
+ * Buckets of four entries, one cache line each. An entry is two 64-bit
+ * words: the data (move, score, draft, bound and generation) and the key
+ * xor the data. Threads read and write entries without locks; an entry torn
+ * by two writers fails the key check and reads as a miss (Hyatt and Mann's
+ * lockless hashing), so no thread ever acts on a mix of two entries.
+ * Replacement prefers an empty slot, then the same key, then the shallowest
+ * entry of an older search.
  */
 #ifndef DENHAM_TT_H
 #define DENHAM_TT_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "types.h"
@@ -16,12 +21,8 @@
 enum tt_bound { TT_NONE = 0, TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
 
 typedef struct tt_entry {
-    uint32_t key;
-    move_t move;
-    int16_t score;
-    uint8_t depth;
-    uint8_t bound_gen; /* bound in the low 2 bits, generation above */
-    uint8_t pad[4];
+    _Atomic uint64_t check; /* key ^ data */
+    _Atomic uint64_t data;  /* move | score << 32 | depth << 48 | bound_gen << 56 */
 } tt_entry_t;
 
 #define TT_BUCKET 4
@@ -34,7 +35,7 @@ typedef struct tt {
     tt_bucket_t *buckets;
     size_t count; /* a power of two */
     uint8_t generation;
-    bool written; /* anything stored since the table was last zeroed */
+    atomic_bool written; /* anything stored since the table was last zeroed */
 } tt_t;
 
 /* Sizes the table to the largest power of two of buckets within mb MiB;
@@ -42,7 +43,8 @@ typedef struct tt {
 bool tt_resize(tt_t *tt, size_t mb);
 void tt_free(tt_t *tt);
 /* Empties the table without touching memory it never used: a table never
- * written is already zero, and a used one gets fresh zeroed pages. */
+ * written is already zero, and a used one gets fresh zeroed pages. Not
+ * while a search runs. */
 void tt_clear(tt_t *tt);
 /* Starts a new search: older entries become preferred victims. */
 void tt_new_search(tt_t *tt);
