@@ -50,6 +50,7 @@ typedef struct engine {
     size_t last_position_cap;
     searcher_t *searcher;
     int hash_mb;
+    int multipv; /* the MultiPV option */
     bool hash_allocated; /* the table is sized at the first isready or go */
     int overhead_ms;
     multiplayer_t multiplayer;
@@ -130,6 +131,8 @@ static void print_info(void *ctx, const position_t *root, const search_info_t *i
     size_t n = 0;
     int mate;
     n += (size_t)snprintf(line + n, sizeof line - n, "info depth %d seldepth %d ", info->depth, info->seldepth);
+    if (info->multipv > 0)
+        n += (size_t)snprintf(line + n, sizeof line - n, "multipv %d ", info->multipv);
     if (search_score_is_mate(info->score, &mate))
         n += (size_t)snprintf(line + n, sizeof line - n, "score mate %d", mate);
     else
@@ -244,6 +247,8 @@ static void cmd_hello(engine_t *e, bool ugi)
     say(e, "id author the Denham developers");
     say(e, "option name Hash type spin default %d min 1 max %d", HASH_DEFAULT_MB, HASH_MAX_MB);
     say(e, "option name Clear Hash type button");
+    say(e, "option name Threads type spin default 1 min 1 max %d", SEARCH_THREADS_MAX);
+    say(e, "option name MultiPV type spin default 1 min 1 max %d", SEARCH_MULTIPV_MAX);
     say(e, "option name Move Overhead type spin default %d min 0 max %d", OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS);
     say(e, "option name MultiplayerSearch type combo default %s var paranoid var brs",
         multiplayer_names[MULTIPLAYER_DEFAULT]);
@@ -329,6 +334,19 @@ static void cmd_setoption(engine_t *e, const tokens_t *tk)
             return;
         }
         e->hash_mb = (int)x;
+    } else if (strcasecmp(name, "Threads") == 0) {
+        if (!parse_int(value, 1, SEARCH_THREADS_MAX, &x)) {
+            ERROR(e, "Threads must be a whole number from 1 to %d", SEARCH_THREADS_MAX);
+            return;
+        }
+        if (!searcher_set_threads(e->searcher, (int)x))
+            ERROR(e, "cannot allocate %lld search threads; kept %d", x, searcher_threads(e->searcher));
+    } else if (strcasecmp(name, "MultiPV") == 0) {
+        if (!parse_int(value, 1, SEARCH_MULTIPV_MAX, &x)) {
+            ERROR(e, "MultiPV must be a whole number from 1 to %d", SEARCH_MULTIPV_MAX);
+            return;
+        }
+        e->multipv = (int)x;
     } else if (strcasecmp(name, "Clear Hash") == 0) {
         searcher_clear(e->searcher);
     } else if (strcasecmp(name, "MultiplayerSearch") == 0) {
@@ -578,6 +596,7 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
     e->req.chance_pruning = e->chance_pruning;
     e->req.root_moves = e->searchmoves;
     e->req.n_root_moves = e->n_searchmoves;
+    e->req.multipv = e->multipv;
     if (e->random_mover) {
         play_random(e);
         return;
@@ -788,6 +807,7 @@ static bool engine_init(engine_t *e, FILE *out)
     pthread_mutex_init(&e->out_lock, NULL);
     e->game = variants_default();
     e->hash_mb = HASH_DEFAULT_MB;
+    e->multipv = 1;
     e->overhead_ms = OVERHEAD_DEFAULT_MS;
     e->multiplayer = MULTIPLAYER_DEFAULT;
     e->chance_pruning = CHANCE_DEFAULT;

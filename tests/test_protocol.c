@@ -79,6 +79,8 @@ START_TEST(uci_handshake)
     ck_assert(strstr(out, "id name Denham ") == out);
     ck_assert(strstr(out, "id author "));
     ck_assert(strstr(out, "option name Hash type spin default 16"));
+    ck_assert(strstr(out, "option name Threads type spin default 1 min 1 max 256\n"));
+    ck_assert(strstr(out, "option name MultiPV type spin default 1 min 1 max 64\n"));
     ck_assert(strstr(out, "option name UCI_Variant type combo default brax var brax var brax-zillions var brax-easy "
                           "var brax-hunt var brax-3p var brax-4p var brandubh var brandubh-v2 var bolix var jinxx var jinxx-3p "
                           "var jinxx-4p\n"));
@@ -389,7 +391,7 @@ START_TEST(strict_ugi_runner_transcript)
                           "isready\nuginewgame\nposition fen startpos moves e1e3\nquery p1turn\nisready\n"
                           "query gameover\ngo p1time 1000 p2time 1000 p1inc 10 p2inc 10\n");
     snprintf(first, sizeof first, "%s", out);
-    ck_assert_int_eq(count_lines_starting(first, "info string error: "), 1); /* the unknown Threads option */
+    ck_assert_int_eq(count_lines_starting(first, "info string error: "), 0);
     ck_assert(strstr(first, "readyok\nreadyok\nresponse false\nreadyok\nresponse false\n"));
     out = run("ugi\nposition fen startpos moves e1e3 moves e9e7 d1d2\nquery p1turn\nd\n"
               "go p1time 990 p2time 990 p1inc 10 p2inc 10\n");
@@ -455,6 +457,33 @@ END_TEST
 
 /* A position command that extends the last one only plays its new moves;
  * the result must be what a fresh parse gives, repetition included. */
+/* Threads and MultiPV: k lines per depth, numbered, the first the answer;
+ * bad values refused with one line each and the old value kept. */
+START_TEST(threads_and_multipv_options)
+{
+    const char *out = run_bdb("setoption name Threads value 2\nsetoption name MultiPV value 3\ngo depth 4\n");
+    ck_assert_int_eq(count_lines_starting(out, "info depth 4 "), 3);
+    for (int k = 1; k <= 3; k++) {
+        char want[64];
+        snprintf(want, sizeof want, "info depth 4 seldepth ");
+        ck_assert_int_eq(count_lines_starting(out, want), 3);
+        snprintf(want, sizeof want, " multipv %d score ", k);
+        ck_assert_msg(strstr(out, want), "no line %d in %s", k, out);
+    }
+    const char *first = strstr(out, "info depth 4 ");
+    ck_assert(first && strstr(first, " multipv 1 score ") < strchr(first, '\n'));
+    const char *pv = strstr(first, " pv ") + 4;
+    const char *best = line_after(out, "bestmove ");
+    ck_assert_msg(strncmp(pv, best, strlen(best)) == 0 && pv[strlen(best)] == ' ', "%s", out);
+    out = run_bdb("setoption name Threads value 0\nsetoption name Threads value 257\nsetoption name Threads value 2x\n"
+                  "setoption name MultiPV value 0\nsetoption name MultiPV value 65\ngo depth 2\n");
+    ck_assert_int_eq(count_lines_starting(out, "info string error: Threads must be a whole number from 1 to 256"), 3);
+    ck_assert_int_eq(count_lines_starting(out, "info string error: MultiPV must be a whole number from 1 to 64"), 2);
+    ck_assert_int_eq(count_lines_starting(out, "info depth 2 "), 1);
+    ck_assert(!strstr(out, "multipv"));
+}
+END_TEST
+
 START_TEST(extending_position_commands)
 {
     static char input[4096];
@@ -641,6 +670,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, position_with_100000_moves);
     tcase_add_test(tc, extending_position_commands);
     tcase_add_test(tc, go_searchmoves);
+    tcase_add_test(tc, threads_and_multipv_options);
     tcase_add_test(tc, pondering);
     tcase_add_test(tc, table_sized_before_the_first_search);
     tcase_add_test(tc, variant_option_selects_the_game);

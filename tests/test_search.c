@@ -1,5 +1,8 @@
 /* test_search.c: the searcher on Brandubh positions with known answers. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <string.h>
+#include <time.h>
 
 #include "../engine/games/brandubh.h"
 #include "../engine/games/brax.h"
@@ -302,6 +305,152 @@ START_TEST(a_win_in_one_is_never_missed)
 }
 END_TEST
 
+/* ---- MultiPV and threads ---- */
+
+/* The info lines of the deepest iteration reported. */
+typedef struct collected {
+    int depth, n;
+    search_info_t info[SEARCH_MULTIPV_MAX];
+} collected_t;
+
+static void collect(void *ctx, const position_t *root, const search_info_t *info)
+{
+    (void)root;
+    collected_t *c = ctx;
+    if (info->depth != c->depth)
+        c->depth = info->depth, c->n = 0;
+    if (c->n < SEARCH_MULTIPV_MAX)
+        c->info[c->n++] = *info;
+}
+
+/* The game's start position as text. */
+static const char *start_fen(const game_t *g)
+{
+    static char buf[GAME_FEN_MAX];
+    position_t pos;
+    g->set_start(&pos);
+    g->write_fen(&pos, buf, sizeof buf);
+    return buf;
+}
+
+static search_result_t search_lines(const game_t *g, const char *fen, int depth, int multipv, collected_t *out)
+{
+    search_request_t req = {0};
+    req.game = g;
+    load_fen(g, &req.root, fen);
+    limits_init(&req.limits);
+    req.limits.depth = depth;
+    req.multipv = multipv;
+    req.report = collect;
+    req.report_ctx = out;
+    *out = (collected_t){0};
+    searcher_clear(S);
+    search_reset_stop(S);
+    return search_run(S, &req);
+}
+
+/* Each iteration reports k lines numbered 1..k, best first, each with a
+ * different first move; the first is the answer. */
+START_TEST(multipv_reports_the_best_lines)
+{
+    const char *fen = start_fen(&brandubh_v1);
+    collected_t c;
+    search_result_t r = search_lines(&brandubh_v1, fen, 5, 4, &c);
+    ck_assert_int_eq(c.depth, 5);
+    ck_assert_int_eq(c.n, 4);
+    for (int k = 0; k < 4; k++) {
+        ck_assert_int_eq(c.info[k].multipv, k + 1);
+        ck_assert_int_gt(c.info[k].pv_len, 0);
+        if (k > 0)
+            ck_assert_int_le(c.info[k].score, c.info[k - 1].score);
+        for (int j = 0; j < k; j++)
+            ck_assert_uint_ne(c.info[k].pv[0], c.info[j].pv[0]);
+    }
+    ck_assert_uint_eq(r.best, c.info[0].pv[0]);
+    ck_assert_int_eq(r.score, c.info[0].score);
+    /* One line: no multipv field, as before the option. */
+    search_lines(&brandubh_v1, fen, 3, 1, &c);
+    ck_assert_int_eq(c.n, 1);
+    ck_assert_int_eq(c.info[0].multipv, 0);
+}
+END_TEST
+
+/* Asking for more lines than moves gives one line per legal move. */
+START_TEST(multipv_covers_every_move_when_asked_for_more)
+{
+    const char *fen = start_fen(&brandubh_v1);
+    position_t pos;
+    load_fen(&brandubh_v1, &pos, fen);
+    move_t moves[MAX_MOVES];
+    int n = brandubh_v1.gen_moves(&pos, moves);
+    ck_assert_int_lt(n, SEARCH_MULTIPV_MAX);
+    collected_t c;
+    search_lines(&brandubh_v1, fen, 2, SEARCH_MULTIPV_MAX, &c);
+    ck_assert_int_eq(c.n, n);
+    for (int i = 0; i < n; i++) {
+        int found = 0;
+        for (int k = 0; k < c.n; k++)
+            found += c.info[k].pv[0] == moves[i];
+        ck_assert_int_eq(found, 1);
+    }
+}
+END_TEST
+
+/* With helper threads the forced wins are found as on one thread. */
+START_TEST(threads_find_the_same_wins)
+{
+    ck_assert(!searcher_set_threads(S, 0));
+    ck_assert(!searcher_set_threads(S, SEARCH_THREADS_MAX + 1));
+    ck_assert(searcher_set_threads(S, 3));
+    ck_assert_int_eq(searcher_threads(S), 3);
+    char fen[GAME_FEN_MAX];
+    bdb_fen(fen, "b2 g2 a6", "e6", "c2", 'a');
+    for (int round = 0; round < 5; round++) {
+        search_result_t r = search_fen(&brandubh_v1, fen, 6, NULL, 0);
+        ck_assert_str_eq(text(&brandubh_v1, fen, r.best), "g2d2");
+        int moves;
+        ck_assert(search_score_is_mate(r.score, &moves));
+        ck_assert_int_eq(moves, 1);
+    }
+    /* A deeper search from the start: every thread's nodes are counted. */
+    collected_t c;
+    search_result_t r = search_lines(&brandubh_v1, start_fen(&brandubh_v1), 7, 1, &c);
+    ck_assert_int_eq(r.depth, 7);
+    ck_assert_uint_ge(r.nodes, c.info[0].nodes);
+    ck_assert(searcher_set_threads(S, 1));
+}
+END_TEST
+
+static void *stop_later(void *arg)
+{
+    struct timespec ts = {0, 50 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    search_stop(arg);
+    return NULL;
+}
+
+/* An infinite search on four threads ends at a stop with a legal move. */
+START_TEST(threads_stop_on_request)
+{
+    ck_assert(searcher_set_threads(S, 4));
+    search_request_t req = {0};
+    req.game = &brax_denham;
+    brax_denham.set_start(&req.root);
+    limits_init(&req.limits);
+    req.limits.infinite = true;
+    search_reset_stop(S);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, stop_later, S), 0);
+    search_result_t r = search_run(S, &req);
+    pthread_join(t, NULL);
+    move_t moves[MAX_MOVES];
+    int n = brax_denham.gen_moves(&req.root, moves), legal = 0;
+    for (int i = 0; i < n; i++)
+        legal += moves[i] == r.best;
+    ck_assert_int_eq(legal, 1);
+}
+END_TEST
+
 Suite *suite_search(void)
 {
     Suite *s = suite_create("search");
@@ -322,6 +471,14 @@ Suite *suite_search(void)
     tcase_add_test(tc, jinxx_no_move_before_the_roll);
     tcase_add_test(tc, jinxx_covers_a_threatened_line);
     tcase_add_test(tc, a_win_in_one_is_never_missed);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("lines and threads");
+    tcase_set_timeout(tc, 120);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, multipv_reports_the_best_lines);
+    tcase_add_test(tc, multipv_covers_every_move_when_asked_for_more);
+    tcase_add_test(tc, threads_find_the_same_wins);
+    tcase_add_test(tc, threads_stop_on_request);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -17,6 +17,7 @@
 #include "search.h"
 
 #include <assert.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,16 +33,38 @@
 
 typedef struct ctx ctx_t;
 
+/* A line of MultiPV as the last full iteration left it. */
+typedef struct line {
+    score_t score;
+    int pv_len;
+    move_t pv[MAX_PLY];
+} line_t;
+
+/* One search thread's own tables, kept from search to search. */
+typedef struct worker {
+    ctx_t *ctx; /* the running search's state: too large for a thread's stack */
+    int *history; /* [2 sides][move_keys] */
+    int history_keys;
+    pthread_t thread;
+    bool running; /* a helper thread to join */
+} worker_t;
+
+/* Lazy SMP: every thread searches the same root with the same iterative
+ * deepening, and they share only the transposition table. Helpers start
+ * their iterations at staggered depths, so the threads spread over the
+ * tree and each finds the others' results in the table; the main thread
+ * alone keeps time, reports and chooses the move. */
 struct searcher {
     tt_t tt;
     atomic_bool stop;
+    atomic_bool helpers_stop; /* the main thread has finished */
     /* Pondering: no time limit until ponderhit, whose time then starts the
      * clock (UCI's go ponder). */
     atomic_bool pondering;
     _Atomic int64_t ponderhit_ms;
-    int *history; /* [2 teams][move_keys] */
-    int history_keys;
-    ctx_t *ctx; /* the running search's state: too large for a thread's stack */
+    int threads;
+    worker_t workers[SEARCH_THREADS_MAX]; /* [0] is the main thread */
+    line_t lines[SEARCH_MULTIPV_MAX];     /* the main thread's MultiPV lines */
 };
 
 /* The state of one running search. */
@@ -52,7 +75,10 @@ struct ctx {
     search_limits_t limits;
     time_budget_t budget;
     int64_t start_ms;
+    int id;                     /* the thread: 0 is the main one */
+    int *history;               /* the thread's [2 sides][move_keys] */
     uint64_t nodes;
+    _Atomic uint64_t nodes_seen; /* nodes, published every few for the main thread */
     int seldepth;
     /* Keys of the game so far and of the current line; rev_from[ply] is the
      * first index a repetition scan at that ply needs to look at. */
@@ -75,6 +101,9 @@ struct ctx {
      * the turn goes straight back to the root player. */
     bool brs_reply[MAX_PLY + 1];
     const search_request_t *req; /* for the root moves it allows */
+    /* MultiPV: root moves already given a line at this depth. */
+    move_t excluded[SEARCH_MULTIPV_MAX];
+    int n_excluded;
 };
 
 /* ---- the searcher object ---- */
@@ -84,16 +113,25 @@ searcher_t *searcher_new(size_t hash_mb)
     searcher_t *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    s->ctx = malloc(sizeof *s->ctx);
-    if (!s->ctx || !tt_resize(&s->tt, hash_mb)) {
-        free(s->ctx);
+    s->workers[0].ctx = malloc(sizeof *s->workers[0].ctx);
+    if (!s->workers[0].ctx || !tt_resize(&s->tt, hash_mb)) {
+        free(s->workers[0].ctx);
         free(s);
         return NULL;
     }
+    s->threads = 1;
     atomic_init(&s->stop, false);
+    atomic_init(&s->helpers_stop, false);
     atomic_init(&s->pondering, false);
     atomic_init(&s->ponderhit_ms, 0);
     return s;
+}
+
+static void worker_free(worker_t *w)
+{
+    free(w->history);
+    free(w->ctx);
+    *w = (worker_t){0};
 }
 
 void searcher_free(searcher_t *s)
@@ -101,18 +139,37 @@ void searcher_free(searcher_t *s)
     if (!s)
         return;
     tt_free(&s->tt);
-    free(s->history);
-    free(s->ctx);
+    for (int i = 0; i < SEARCH_THREADS_MAX; i++)
+        worker_free(&s->workers[i]);
     free(s);
 }
+
+bool searcher_set_threads(searcher_t *s, int threads)
+{
+    if (threads < 1 || threads > SEARCH_THREADS_MAX)
+        return false;
+    for (int i = 1; i < threads; i++)
+        if (!s->workers[i].ctx && !(s->workers[i].ctx = malloc(sizeof *s->workers[i].ctx))) {
+            for (int j = threads > s->threads ? s->threads : threads; j <= i; j++)
+                worker_free(&s->workers[j]);
+            return false;
+        }
+    for (int i = threads; i < SEARCH_THREADS_MAX; i++)
+        worker_free(&s->workers[i]);
+    s->threads = threads;
+    return true;
+}
+
+int searcher_threads(const searcher_t *s) { return s->threads; }
 
 bool searcher_set_hash(searcher_t *s, size_t hash_mb) { return tt_resize(&s->tt, hash_mb); }
 
 void searcher_clear(searcher_t *s)
 {
     tt_clear(&s->tt);
-    if (s->history)
-        memset(s->history, 0, 2 * (size_t)s->history_keys * sizeof *s->history);
+    for (int i = 0; i < s->threads; i++)
+        if (s->workers[i].history)
+            memset(s->workers[i].history, 0, 2 * (size_t)s->workers[i].history_keys * sizeof(int));
 }
 
 void search_stop(searcher_t *s) { atomic_store(&s->stop, true); }
@@ -140,16 +197,16 @@ bool search_score_is_mate(score_t score, int *moves)
     return false;
 }
 
-static bool ensure_history(searcher_t *s, int keys)
+static bool ensure_history(worker_t *w, int keys)
 {
-    if (s->history && s->history_keys == keys)
+    if (w->history && w->history_keys == keys)
         return true;
     int *h = calloc(2 * (size_t)keys, sizeof *h);
     if (!h)
         return false;
-    free(s->history);
-    s->history = h;
-    s->history_keys = keys;
+    free(w->history);
+    w->history = h;
+    w->history_keys = keys;
     return true;
 }
 
@@ -168,13 +225,29 @@ static bool still_pondering(ctx_t *c)
     return c->pondering;
 }
 
+/* The nodes of every thread: the main thread's own count, the others' as
+ * they last published them. */
+static uint64_t total_nodes(const ctx_t *c)
+{
+    uint64_t n = c->nodes;
+    for (int i = 1; i < c->s->threads; i++)
+        if (c->s->workers[i].running)
+            n += atomic_load_explicit(&c->s->workers[i].ctx->nodes_seen, memory_order_relaxed);
+    return n;
+}
+
 /* Polled every 256 nodes: the cheapest place to notice time and stop.
- * Slow nodes (Bolix, 0.2 M/s) made 1024 a 5 ms wait for `stop`. */
+ * Slow nodes (Bolix, 0.2 M/s) made 1024 a 5 ms wait for `stop`. Helpers
+ * stop with the main thread, which alone watches the limits. */
 static void check_limits(ctx_t *c)
 {
-    if (atomic_load_explicit(&c->s->stop, memory_order_relaxed) ||
-        (c->limits.nodes && c->nodes >= c->limits.nodes) ||
-        (c->budget.hard_ms >= 0 && !still_pondering(c) && budget_used(c) >= c->budget.hard_ms))
+    atomic_store_explicit(&c->nodes_seen, c->nodes, memory_order_relaxed);
+    if (atomic_load_explicit(&c->s->stop, memory_order_relaxed))
+        c->stopped = true;
+    else if (c->id != 0)
+        c->stopped = atomic_load_explicit(&c->s->helpers_stop, memory_order_relaxed);
+    else if ((c->limits.nodes && total_nodes(c) >= c->limits.nodes) ||
+             (c->budget.hard_ms >= 0 && !still_pondering(c) && budget_used(c) >= c->budget.hard_ms))
         c->stopped = true;
 }
 
@@ -252,7 +325,7 @@ static void pop_move(ctx_t *c, move_t m, const undo_t *u)
     c->g->unmake(&c->pos, m, u);
 }
 
-static int *history_of(ctx_t *c, int team) { return c->s->history + (size_t)team * c->s->history_keys; }
+static int *history_of(ctx_t *c, int team) { return c->history + (size_t)team * c->g->move_keys; }
 
 /* ---- move ordering ---- */
 
@@ -589,6 +662,14 @@ static void update_pv(ctx_t *c, int ply, move_t m)
     c->pv_len[ply] = len + 1;
 }
 
+static bool move_in(move_t m, const move_t *set, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (set[i] == m)
+            return true;
+    return false;
+}
+
 /* Keeps, of the n root moves, those the request allows; the new count. */
 static int allowed_root_moves(const search_request_t *req, move_t *moves, int n)
 {
@@ -643,8 +724,14 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
     int n = c->g->gen_moves(&c->pos, moves);
     if (n == 0)
         return terminal_score(c, c->g->outcome(&c->pos), ply);
-    if (ply == 0)
+    if (ply == 0) {
         n = allowed_root_moves(c->req, moves, n);
+        int kept = 0;
+        for (int i = 0; i < n; i++)
+            if (!move_in(moves[i], c->excluded, c->n_excluded))
+                moves[kept++] = moves[i];
+        n = kept;
+    }
 
     /* No extension for answering a threat: quiescence follows forcing lines
      * to the end, and extending here let four-and-answer chains keep full
@@ -727,27 +814,32 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
 
 /* ---- iterative deepening ---- */
 
-static void report(ctx_t *c, const search_request_t *req, int depth, score_t score, const move_t *pv, int pv_len)
+static void report(ctx_t *c, const search_request_t *req, int line, int depth, score_t score, const move_t *pv,
+                   int pv_len)
 {
     if (!req->report)
         return;
     search_info_t info;
+    info.multipv = req->multipv > 1 ? line + 1 : 0;
     info.depth = depth;
     info.seldepth = c->seldepth;
     info.score = score;
-    info.nodes = c->nodes;
+    info.nodes = total_nodes(c);
     info.time_ms = elapsed(c);
-    info.nps = c->nodes * 1000 / (uint64_t)(info.time_ms > 0 ? info.time_ms : 1);
+    info.nps = info.nodes * 1000 / (uint64_t)(info.time_ms > 0 ? info.time_ms : 1);
     info.hashfull = tt_hashfull(&c->s->tt);
     info.pv_len = pv_len;
     memcpy(info.pv, pv, (size_t)pv_len * sizeof *pv);
     req->report(req->report_ctx, &req->root, &info);
 }
 
-static void ctx_init(ctx_t *c, searcher_t *s, const search_request_t *req)
+static void ctx_init(ctx_t *c, searcher_t *s, const search_request_t *req, int id)
 {
     memset(c, 0, sizeof *c);
     c->s = s;
+    c->id = id;
+    c->history = s->workers[id].history;
+    atomic_init(&c->nodes_seen, 0);
     c->g = req->game;
     c->req = req;
     c->pondering = atomic_load(&s->pondering);
@@ -788,13 +880,167 @@ static move_t winning_move(ctx_t *c, const move_t *moves, int n)
     return MOVE_NONE;
 }
 
+/* Helpers skip some depths, each its own pattern, so that at any moment
+ * the threads work on different depths (the pattern of Stockfish's early
+ * Lazy SMP): helper i skips depth d when ((d + phase) / size) is odd. */
+static const int skip_size[] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
+static const int skip_phase[] = {0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7};
+#define SKIP_PATTERNS ((int)(sizeof skip_size / sizeof *skip_size))
+
+static bool skips_depth(const ctx_t *c, int depth)
+{
+    if (c->id == 0)
+        return false;
+    int i = (c->id - 1) % SKIP_PATTERNS;
+    return ((depth + skip_phase[i]) / skip_size[i]) % 2 != 0;
+}
+
+/* One iteration at the root: aspiration windows around the last score,
+ * widened on failure until the score lands inside them. */
+static score_t aspirate(ctx_t *c, int depth, score_t prev)
+{
+    score_t delta = 25, alpha = -SCORE_INF, beta = SCORE_INF;
+    if (depth >= 4 && prev > -SCORE_WIN_BOUND && prev < SCORE_WIN_BOUND) {
+        alpha = prev - delta;
+        beta = prev + delta;
+    }
+    for (;;) {
+        score_t sc = negamax(c, depth, 0, alpha, beta, true);
+        if (c->stopped)
+            return sc;
+        if (sc <= alpha) {
+            beta = (alpha + beta) / 2;
+            alpha = sc - delta > -SCORE_INF ? sc - delta : -SCORE_INF;
+        } else if (sc >= beta) {
+            beta = sc + delta < SCORE_INF ? sc + delta : SCORE_INF;
+        } else {
+            return sc;
+        }
+        delta += delta;
+        if (delta > 1000) {
+            alpha = -SCORE_INF;
+            beta = SCORE_INF;
+        }
+    }
+}
+
+/* Sorts the lines by score, best first; equal ones keep their order. */
+static void sort_lines(line_t *lines, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && lines[j].score > lines[j - 1].score; j--) {
+            line_t t = lines[j];
+            lines[j] = lines[j - 1];
+            lines[j - 1] = t;
+        }
+}
+
+/* Iterative deepening, on every thread. Only the main thread keeps time,
+ * reports, searches more than one line (MultiPV: line k is the best of
+ * the root moves the lines before it did not take) and fills *res; n is
+ * the number of root moves. */
+static void iterate(ctx_t *c, int n, search_result_t *res, line_t *lines)
+{
+    bool main_thread = c->id == 0;
+    int max_depth = c->limits.depth > 0 && c->limits.depth < MAX_PLY - 1 ? c->limits.depth : MAX_PLY - 1;
+    bool timed = c->budget.soft_ms >= 0;
+    int n_lines = main_thread && c->req->multipv > 1 ? c->req->multipv : 1;
+    if (n_lines > n)
+        n_lines = n;
+    for (int k = 0; k < n_lines; k++)
+        lines[k].score = 0;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        if (skips_depth(c, depth))
+            continue;
+        c->seldepth = 0;
+        c->n_excluded = 0;
+        for (int k = 0; k < n_lines && !(c->stopped && depth > 1); k++) {
+            score_t sc = aspirate(c, depth, lines[k].score);
+            /* An interrupted iteration proves nothing: keep the last full one. */
+            if (c->stopped && depth > 1)
+                break;
+            lines[k].score = sc;
+            lines[k].pv_len = c->pv_len[0];
+            memcpy(lines[k].pv, c->pv[0], (size_t)c->pv_len[0] * sizeof(move_t));
+            /* An interrupted first iteration may have no line: keep the move. */
+            if (lines[k].pv_len == 0) {
+                lines[k].pv[0] = k == 0 ? res->best : MOVE_NONE;
+                lines[k].pv_len = lines[k].pv[0] != MOVE_NONE;
+            }
+            if (lines[k].pv_len > 0)
+                c->excluded[c->n_excluded++] = lines[k].pv[0];
+        }
+        if (c->stopped && depth > 1)
+            break;
+        if (!main_thread) {
+            if (c->stopped)
+                break;
+            continue;
+        }
+        sort_lines(lines, n_lines);
+        if (lines[0].pv_len > 0) {
+            res->best = lines[0].pv[0];
+            res->ponder = lines[0].pv_len > 1 ? lines[0].pv[1] : MOVE_NONE;
+        }
+        res->score = lines[0].score;
+        res->depth = depth;
+        for (int k = 0; k < n_lines; k++)
+            if (lines[k].pv_len > 0)
+                report(c, c->req, k, depth, lines[k].score, lines[k].pv, lines[k].pv_len);
+        if (c->stopped)
+            break;
+        if (timed && !still_pondering(c) && (budget_used(c) >= c->budget.soft_ms * 6 / 10 || n == 1))
+            break;
+    }
+}
+
+static void *helper_main(void *arg)
+{
+    ctx_t *c = arg;
+    search_result_t unused;
+    line_t line;
+    move_t moves[MAX_MOVES];
+    iterate(c, allowed_root_moves(c->req, moves, c->g->gen_moves(&c->pos, moves)), &unused, &line);
+    return NULL;
+}
+
+/* Starts the helper threads (as many as can be had). */
+static void start_helpers(searcher_t *s, const search_request_t *req)
+{
+    atomic_store(&s->helpers_stop, false);
+    for (int i = 1; i < s->threads; i++) {
+        worker_t *w = &s->workers[i];
+        w->running = false;
+        if (!ensure_history(w, req->game->move_keys))
+            continue;
+        ctx_init(w->ctx, s, req, i);
+        w->running = pthread_create(&w->thread, NULL, helper_main, w->ctx) == 0;
+    }
+}
+
+/* Stops and joins the helpers; the nodes they searched. */
+static uint64_t stop_helpers(searcher_t *s)
+{
+    atomic_store(&s->helpers_stop, true);
+    uint64_t nodes = 0;
+    for (int i = 1; i < s->threads; i++) {
+        worker_t *w = &s->workers[i];
+        if (w->running) {
+            pthread_join(w->thread, NULL);
+            w->running = false;
+            nodes += w->ctx->nodes;
+        }
+    }
+    return nodes;
+}
+
 search_result_t search_run(searcher_t *s, const search_request_t *req)
 {
-    ctx_t *c = s->ctx;
+    ctx_t *c = s->workers[0].ctx;
     search_result_t res = {MOVE_NONE, MOVE_NONE, 0, 0, 0};
-    if (!ensure_history(s, req->game->move_keys))
+    if (!ensure_history(&s->workers[0], req->game->move_keys))
         return res;
-    ctx_init(c, s, req);
+    ctx_init(c, s, req, 0);
     tt_new_search(&s->tt);
 
     move_t root_moves[MAX_MOVES];
@@ -809,60 +1055,11 @@ search_result_t search_run(searcher_t *s, const search_request_t *req)
         res.score = c->dice ? CHANCE_WIN : SCORE_WIN - 1;
         res.depth = c->seldepth = 1;
         res.nodes = c->nodes = (uint64_t)n;
-        report(c, req, 1, res.score, &win, 1);
+        report(c, req, 0, 1, res.score, &win, 1);
         return res;
     }
-
-    int max_depth = c->limits.depth > 0 && c->limits.depth < MAX_PLY - 1 ? c->limits.depth : MAX_PLY - 1;
-    bool timed = c->budget.soft_ms >= 0;
-    score_t prev = 0;
-    for (int depth = 1; depth <= max_depth; depth++) {
-        c->seldepth = 0;
-        score_t delta = 25, alpha = -SCORE_INF, beta = SCORE_INF;
-        if (depth >= 4 && prev > -SCORE_WIN_BOUND && prev < SCORE_WIN_BOUND) {
-            alpha = prev - delta;
-            beta = prev + delta;
-        }
-        score_t sc;
-        /* Aspiration: a narrow window around the last score, widened on
-         * failure until the score lands inside it. */
-        for (;;) {
-            sc = negamax(c, depth, 0, alpha, beta, true);
-            if (c->stopped)
-                break;
-            if (sc <= alpha) {
-                beta = (alpha + beta) / 2;
-                alpha = sc - delta > -SCORE_INF ? sc - delta : -SCORE_INF;
-            } else if (sc >= beta) {
-                beta = sc + delta < SCORE_INF ? sc + delta : SCORE_INF;
-            } else {
-                break;
-            }
-            delta += delta;
-            if (delta > 1000) {
-                alpha = -SCORE_INF;
-                beta = SCORE_INF;
-            }
-        }
-        /* An interrupted iteration proves nothing: keep the last full one. */
-        if (c->stopped && depth > 1)
-            break;
-        if (c->pv_len[0] > 0) {
-            res.best = c->pv[0][0];
-            res.ponder = c->pv_len[0] > 1 ? c->pv[0][1] : MOVE_NONE;
-        }
-        res.score = prev = sc;
-        res.depth = depth;
-        /* An interrupted first iteration may have no line: show the move. */
-        if (c->pv_len[0] > 0)
-            report(c, req, depth, sc, c->pv[0], c->pv_len[0]);
-        else
-            report(c, req, depth, sc, &res.best, 1);
-        if (c->stopped)
-            break;
-        if (timed && !still_pondering(c) && (budget_used(c) >= c->budget.soft_ms * 6 / 10 || n == 1))
-            break;
-    }
-    res.nodes = c->nodes;
+    start_helpers(s, req);
+    iterate(c, n, &res, s->lines);
+    res.nodes = c->nodes + stop_helpers(s);
     return res;
 }

@@ -4,7 +4,8 @@
  * report callback (the search never prints).
  *
  * One searcher owns a transposition table and the ordering tables, and runs
- * one search at a time; search_stop() may be called from another thread.
+ * one search at a time, on one or more threads (Lazy SMP, see search.c);
+ * search_stop() may be called from another thread.
  */
 #ifndef DENHAM_SEARCH_H
 #define DENHAM_SEARCH_H
@@ -16,6 +17,7 @@
 #include "../core/tt.h"
 
 typedef struct search_info {
+    int multipv; /* which line, from 1, when the request asked for several; else 0 */
     int depth;
     int seldepth;
     score_t score;
@@ -48,6 +50,12 @@ typedef enum chance_pruning {
 #define CHANCE_WIN 10000
 _Static_assert(CHANCE_WIN < SCORE_WIN_BOUND, "chance scores are never mate scores");
 
+/* The most lines of MultiPV (UCI's MultiPV option). */
+#define SEARCH_MULTIPV_MAX 64
+
+/* The most search threads (UCI's Threads option). */
+#define SEARCH_THREADS_MAX 256
+
 /* Keys of earlier positions the search keeps for repetition. */
 #define SEARCH_HISTORY_MAX 4096
 
@@ -69,6 +77,9 @@ typedef struct search_request {
      * searchmoves; analysis of several best moves excludes those found). */
     const move_t *root_moves;
     int n_root_moves;
+    /* MultiPV: the best multipv root moves (at most SEARCH_MULTIPV_MAX),
+     * each with its line, reported each; 0 or 1 for the best only. */
+    int multipv;
 } search_request_t;
 
 typedef struct search_result {
@@ -85,6 +96,10 @@ typedef struct searcher searcher_t;
 searcher_t *searcher_new(size_t hash_mb);
 void searcher_free(searcher_t *s);
 bool searcher_set_hash(searcher_t *s, size_t hash_mb);
+/* Searches on this many threads from the next search on (1 to
+ * SEARCH_THREADS_MAX); false when the memory cannot be had. */
+bool searcher_set_threads(searcher_t *s, int threads);
+int searcher_threads(const searcher_t *s);
 /* Forgets everything learnt (a new game). */
 void searcher_clear(searcher_t *s);
 
