@@ -36,8 +36,10 @@ REL_OBJ  := $(LIB_SRC:%.c=$(REL)/%.o)
 DBG_OBJ  := $(LIB_SRC:%.c=build/dbg/%.o)
 SAN_OBJ  := $(LIB_SRC:%.c=build/san/%.o)
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+TSAN_OBJ := $(LIB_SRC:%.c=build/tsan/%.o)
+TSANFLAGS := -O1 -g -fsanitize=thread
 
-.PHONY: all portable deps test sanitize bench fuzz soak clean
+.PHONY: all portable deps test sanitize tsan bench fuzz soak soak-tsan clean
 all: denham denham-match
 
 # For another machine: no -march.
@@ -59,6 +61,10 @@ build/san/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(SANFLAGS) $(CHECK_CFLAGS) -MMD -MP -c -o $@ $<
 
+build/tsan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(TSANFLAGS) $(CHECK_CFLAGS) -MMD -MP -c -o $@ $<
+
 denham-match: $(REL_OBJ) $(MATCH_SRC:%.c=$(REL)/%.o) $(REL)/bench/match_main.o build/arch
 	$(CC) $(RELFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS) -lm
 
@@ -68,6 +74,9 @@ build/test_denham: $(DBG_OBJ) $(MATCH_SRC:%.c=build/dbg/%.o) $(BENCH_LIB:%.c=bui
 
 build/test_denham_san: $(SAN_OBJ) $(MATCH_SRC:%.c=build/san/%.o) $(BENCH_LIB:%.c=build/san/%.o) $(TEST_SRC:%.c=build/san/%.o)
 	$(CC) $(SANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS) -lm
+
+build/test_denham_tsan: $(TSAN_OBJ) $(MATCH_SRC:%.c=build/tsan/%.o) $(BENCH_LIB:%.c=build/tsan/%.o) $(TEST_SRC:%.c=build/tsan/%.o)
+	$(CC) $(TSANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS) -lm
 
 build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=$(REL)/%.o) $(REL)/bench/textbuf.o $(REL)/bench/bench_main.o
 	$(CC) $(RELFLAGS) -o $@ $^ $(LDLIBS)
@@ -93,6 +102,14 @@ test: build/test_denham denham denham-match
 sanitize: build/test_denham_san denham denham-match
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/test_denham_san
 
+# ThreadSanitizer over the suites that run threads: the search (helper
+# threads, stop) and the protocol (the search thread beside the command
+# loop). Any report fails the run.
+tsan: build/test_denham_tsan denham denham-match
+	for s in search protocol otep; do \
+		CK_RUN_SUITE=$$s TSAN_OPTIONS="halt_on_error=1 exitcode=66" ./build/test_denham_tsan || exit 1; \
+	done
+
 # libFuzzer with ASan and UBSan, one binary per target (tests/fuzz); each
 # runs FUZZ_SECONDS on the committed corpus plus what it finds (build/fuzz).
 # A crash fails the target and leaves build/fuzz/crash-<target>-*: commit
@@ -114,15 +131,22 @@ fuzz: $(FUZZ_TARGETS:%=build/fuzz/%)
 		[ $$rc -eq 0 ] || { tail -30 build/fuzz/$$t.log; exit 1; }; \
 	done
 
-# The engine built with ASan and UBSan, for the soak.
+# The engine built with ASan and UBSan, for the soak; and with TSan.
 build/denham-san: $(SAN_OBJ) build/san/protocol/main.o
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+build/denham-tsan: $(TSAN_OBJ) build/tsan/protocol/main.o
+	$(CC) $(TSANFLAGS) -o $@ $^ $(LDLIBS)
 
 # Self-play of the sanitizer build in every variant (bench/soak.sh):
 # SOAK_GAMES per variant (default 100) at SOAK_TC (default 1+0.01),
 # SOAK_CONCURRENCY games at a time (default 2).
 soak: build/denham-san denham-match
 	bench/soak.sh
+
+# The same with the ThreadSanitizer build searching on two threads.
+soak-tsan: build/denham-tsan denham-match
+	SOAK_ENGINE=build/denham-tsan SOAK_OPTIONS=option.Threads=2 bench/soak.sh
 
 bench: build/bench_denham denham
 	./build/bench_denham
