@@ -324,6 +324,28 @@ START_TEST(one_against_one_draws_after_ten_quiet_moves)
 }
 END_TEST
 
+/* Issue 11: one man against one, the quiet plies decide the draw, so the
+ * search's table must tell the counts apart; repetition must not (settled
+ * point 13), and with more men the count changes nothing. */
+START_TEST(table_key_holds_the_quiet_plies_one_against_one)
+{
+    const game_t *g = variants[_i];
+    position_t a, b;
+    char fen[GAME_FEN_MAX];
+    fen_from(fen, "a1", "i9", 'r', "-", 3);
+    load_fen(g, &a, fen);
+    fen_from(fen, "a1", "i9", 'r', "-", 9);
+    load_fen(g, &b, fen);
+    ck_assert(g->tt_key(&a) != g->tt_key(&b));
+    ck_assert_uint_eq(g->hash(&a), g->hash(&b));
+    fen_from(fen, "a1 a2", "i9", 'r', "-", 3);
+    load_fen(g, &a, fen);
+    fen_from(fen, "a1 a2", "i9", 'r', "-", 9);
+    load_fen(g, &b, fen);
+    ck_assert_uint_eq(g->tt_key(&a), g->tt_key(&b));
+}
+END_TEST
+
 START_TEST(threefold_repetition_draws)
 {
     static record_t r;
@@ -471,6 +493,7 @@ Suite *suite_brax(void)
     tcase_add_test(rules, losing_the_last_man_loses);
     tcase_add_test(rules, side_to_move_without_men_loses);
     tcase_add_loop_test(rules, one_against_one_draws_after_ten_quiet_moves, 0, 4);
+    tcase_add_loop_test(rules, table_key_holds_the_quiet_plies_one_against_one, 0, 4);
     tcase_add_test(rules, threefold_repetition_draws);
     tcase_add_loop_test(rules, fen_and_move_text_round_trip, 0, 4);
     suite_add_tcase(s, rules);

@@ -70,6 +70,37 @@ START_TEST(tt_stores_and_probes)
 }
 END_TEST
 
+/* Issue 11: a shallow store of the same position must not replace a deep
+ * result of the same search; exact results, nearly as deep ones and any
+ * store over an older search's entry do. */
+START_TEST(tt_keeps_the_deeper_entry_of_a_position)
+{
+    tt_t tt = {0};
+    ck_assert(tt_resize(&tt, 1));
+    tt_hit_t hit;
+    uint64_t key = 0x0123456789ABCDEFull;
+    tt_store(&tt, key, 0, 77, 42, 12, TT_EXACT);
+    tt_store(&tt, key, 0, 88, -500, 0, TT_UPPER);
+    ck_assert(tt_probe(&tt, key, 0, &hit));
+    ck_assert_int_eq(hit.depth, 12);
+    ck_assert_int_eq(hit.bound, TT_EXACT);
+    ck_assert_int_eq(hit.score, 42);
+    ck_assert_uint_eq(hit.move, 77);
+    tt_store(&tt, key, 0, MOVE_NONE, 60, 9, TT_LOWER); /* within 3 plies: replaces, keeps the move */
+    ck_assert(tt_probe(&tt, key, 0, &hit));
+    ck_assert_int_eq(hit.depth, 9);
+    ck_assert_int_eq(hit.score, 60);
+    ck_assert_uint_eq(hit.move, 77);
+    tt_store(&tt, key, 0, 99, 5, 1, TT_EXACT); /* exact: replaces */
+    ck_assert(tt_probe(&tt, key, 0, &hit) && hit.depth == 1 && hit.move == 99);
+    tt_store(&tt, key, 0, 77, 42, 12, TT_EXACT);
+    tt_new_search(&tt);
+    tt_store(&tt, key, 0, 88, -500, 0, TT_UPPER); /* an older search's entry yields */
+    ck_assert(tt_probe(&tt, key, 0, &hit) && hit.depth == 0 && hit.bound == TT_UPPER);
+    tt_free(&tt);
+}
+END_TEST
+
 /* A win stored at ply 3 as "mate in 2 from here" reads back as the right
  * distance at ply 5. */
 START_TEST(tt_win_scores_keep_their_distance)
@@ -140,6 +171,7 @@ Suite *suite_core(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, numbers_are_read_strictly);
     tcase_add_test(tc, tt_stores_and_probes);
+    tcase_add_test(tc, tt_keeps_the_deeper_entry_of_a_position);
     tcase_add_test(tc, tt_clear_touches_only_what_was_used);
     tcase_add_test(tc, tt_win_scores_keep_their_distance);
     tcase_add_test(tc, mate_scores_in_moves);

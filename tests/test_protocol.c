@@ -603,6 +603,31 @@ START_TEST(binary_transcript_and_subcommands)
 }
 END_TEST
 
+/* Issue 11: the node count of `./denham bench <variant>` is the one
+ * committed in bench/bench-nodes.txt, so any change of search behaviour
+ * shows in review. */
+START_TEST(bench_node_counts_are_the_committed_ones)
+{
+    FILE *f = fopen("bench/bench-nodes.txt", "r");
+    ck_assert_ptr_nonnull(f);
+    char line[256], variant[64];
+    unsigned long long want;
+    int checked = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || sscanf(line, "%63s %llu", variant, &want) != 2)
+            continue;
+        char cmd[128], got[32];
+        snprintf(cmd, sizeof cmd, "./denham bench %s", variant);
+        snprintf(got, sizeof got, "%llu", want);
+        const char *n = line_after(shell(cmd), "Nodes searched  : ");
+        ck_assert_msg(n && strcmp(n, got) == 0, "bench %s: %s nodes, committed %s", variant, n ? n : "none", got);
+        checked++;
+    }
+    fclose(f);
+    ck_assert_int_eq(checked, 12);
+}
+END_TEST
+
 /* Pondering (UCI): go ponder searches with no time limit until ponderhit,
  * then within its own limit; a `ponder` token only after uci with the
  * Ponder option on. */
@@ -676,6 +701,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, variant_option_selects_the_game);
     tcase_add_test(tc, eval_and_bench);
     tcase_add_test(tc, binary_transcript_and_subcommands);
+    tcase_add_test(tc, bench_node_counts_are_the_committed_ones);
     suite_add_tcase(s, tc);
     return s;
 }

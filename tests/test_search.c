@@ -333,6 +333,13 @@ static const char *start_fen(const game_t *g)
     return buf;
 }
 
+/* Every report: seldepth at least depth. */
+static void check_seldepth(void *ctx, const position_t *root, const search_info_t *info)
+{
+    ck_assert_int_ge(info->seldepth, info->depth);
+    collect(ctx, root, info);
+}
+
 static search_result_t search_lines(const game_t *g, const char *fen, int depth, int multipv, collected_t *out)
 {
     search_request_t req = {0};
@@ -451,6 +458,71 @@ START_TEST(threads_stop_on_request)
 }
 END_TEST
 
+/* Issue 11: reverse futility once cut below a loss bound, and the losing
+ * side then saw its mate a move later than it is (mate -3 at depth 6). */
+START_TEST(reverse_futility_never_hides_a_mate)
+{
+    const char *fen = "1a2a2/3a2a/2dd3/a2k3/d2a3/3a3/1a2d2 d";
+    position_t pos;
+    load_fen(&brandubh_v1, &pos, fen);
+    undo_t u;
+    brandubh_v1.make(&pos, brandubh_v1.parse_move(&pos, "d4f4"), &u);
+    char after[GAME_FEN_MAX];
+    brandubh_v1.write_fen(&pos, after, sizeof after);
+    search_result_t r = search_fen(&brandubh_v1, after, 6, NULL, 0);
+    int moves;
+    ck_assert(search_score_is_mate(r.score, &moves));
+    ck_assert_int_eq(moves, -2);
+}
+END_TEST
+
+/* Issue 11: quiescence stood pat on a position without a legal move; it
+ * is a draw in Brandubh (the lone attacker on b1 is shut in), not +498. */
+START_TEST(quiescence_scores_a_position_without_moves)
+{
+    const char *fen = "7/7/3k3/7/1d5/7/1ad4 d";
+    position_t pos;
+    load_fen(&brandubh_v1, &pos, fen);
+    move_t only = brandubh_v1.parse_move(&pos, "b3b2");
+    ck_assert_uint_ne(only, MOVE_NONE);
+    search_request_t req = {0};
+    req.game = &brandubh_v1;
+    req.root = pos;
+    limits_init(&req.limits);
+    req.limits.depth = 1;
+    req.root_moves = &only;
+    req.n_root_moves = 1;
+    searcher_clear(S);
+    search_reset_stop(S);
+    search_result_t r = search_run(S, &req);
+    ck_assert_uint_eq(r.best, only);
+    ck_assert_int_eq(r.score, SCORE_DRAW);
+}
+END_TEST
+
+/* Issue 11: once a mate is proven the search stops deepening (it went on
+ * to depth 127), and no report shows seldepth below depth. */
+START_TEST(a_proven_mate_ends_the_search)
+{
+    collected_t c;
+    search_request_t req = {0};
+    req.game = &brandubh_v1;
+    load_fen(&brandubh_v1, &req.root, "1a2a2/3a2a/2dd3/a2k3/d2a3/3a3/1a2d2 d");
+    limits_init(&req.limits); /* no limit at all */
+    req.report = check_seldepth;
+    req.report_ctx = &c;
+    c = (collected_t){0};
+    searcher_clear(S);
+    search_reset_stop(S);
+    search_result_t r = search_run(S, &req);
+    int moves;
+    ck_assert(search_score_is_mate(r.score, &moves));
+    ck_assert_int_eq(moves, 3);
+    ck_assert_int_le(r.depth, 12);
+    ck_assert_int_eq(c.depth, r.depth);
+}
+END_TEST
+
 Suite *suite_search(void)
 {
     Suite *s = suite_create("search");
@@ -479,6 +551,12 @@ Suite *suite_search(void)
     tcase_add_test(tc, multipv_covers_every_move_when_asked_for_more);
     tcase_add_test(tc, threads_find_the_same_wins);
     tcase_add_test(tc, threads_stop_on_request);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("issue 11 defects");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, reverse_futility_never_hides_a_mate);
+    tcase_add_test(tc, quiescence_scores_a_position_without_moves);
+    tcase_add_test(tc, a_proven_mate_ends_the_search);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -155,7 +155,12 @@ typedef struct game {
     int (*to_move)(const position_t *pos);
     /* The players still in the game; NULL: every seat, always. */
     player_mask_t (*players_in)(const position_t *pos);
+    /* The position's identity for repetition. */
     uint64_t (*hash)(const position_t *pos);
+    /* The key of the transposition table when the result depends on state
+     * that repetition ignores (Brax's quiet plies one against one); NULL:
+     * hash. */
+    uint64_t (*tt_key)(const position_t *pos);
 
     int (*gen_moves)(const position_t *pos, move_t *moves);
     /* A subset of gen_moves: the moves quiescence must look at. */

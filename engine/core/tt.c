@@ -66,6 +66,9 @@ static tt_bucket_t *bucket_of(const tt_t *tt, uint64_t key)
     return &tt->buckets[key & (tt->count - 1)];
 }
 
+/* A store of the same key keeps the entry when it is this much deeper. */
+#define TT_KEEP_DEEPER 3
+
 /* The fields of an entry's data word. */
 static move_t data_move(uint64_t d) { return (move_t)d; }
 static score_t data_score(uint64_t d) { return (int16_t)(d >> 32); }
@@ -129,9 +132,17 @@ void tt_store(tt_t *tt, uint64_t key, int ply, move_t move, score_t score, int d
             victim_data = d;
         }
     }
-    /* Keep a deeper entry's move when this store has none. */
-    if (move == MOVE_NONE && victim_key == key && data_bound(victim_data) != TT_NONE)
-        move = data_move(victim_data);
+    if (victim_key == key && data_bound(victim_data) != TT_NONE) {
+        /* The same position: a much shallower bound must not wipe out a
+         * deep result of this search (a quiescence store over a depth-12
+         * exact entry); an exact score or an older entry always yields. */
+        if (bound != TT_EXACT && depth < data_depth(victim_data) - TT_KEEP_DEEPER &&
+            data_generation(victim_data) == tt->generation)
+            return;
+        /* Keep the old move when this store has none. */
+        if (move == MOVE_NONE)
+            move = data_move(victim_data);
+    }
     uint64_t d = data_pack(move, score_to_tt(score, ply), depth < 0 ? 0 : depth > 255 ? 255 : depth, bound,
                            tt->generation);
     atomic_store_explicit(&b->e[victim].data, d, memory_order_relaxed);

@@ -7,8 +7,9 @@
  * xor the data. Threads read and write entries without locks; an entry torn
  * by two writers fails the key check and reads as a miss (Hyatt and Mann's
  * lockless hashing), so no thread ever acts on a mix of two entries.
- * Replacement prefers an empty slot, then the same key, then the shallowest
- * entry of an older search.
+ * Replacement prefers an empty slot, then the same key (unless the entry is
+ * of this search, much deeper, and the new result not exact), then the
+ * shallowest entry of an older search.
  */
 #ifndef DENHAM_TT_H
 #define DENHAM_TT_H

@@ -80,6 +80,9 @@ static int8_t path_count[N_PTS][2];
  * after the two-player keys so that those stay as they were. */
 static uint64_t zobrist_men[MAX_PLAYERS][N_PTS], zobrist_stm[MAX_PLAYERS], zobrist_called[2];
 static uint64_t zobrist_caller[MAX_PLAYERS], zobrist_first[N_PTS];
+/* One man against one: the quiet plies decide the draw, so they are part
+ * of the position (up to the count that ends the game). */
+static uint64_t zobrist_quiet[DRAW_QUIET_PLIES + 1];
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 static brax_t *P(position_t *p) { return (brax_t *)p->bytes; }
@@ -151,6 +154,8 @@ static void init_tables(void)
         zobrist_caller[c] = rng_next(&rng);
     for (int p = 0; p < N_PTS; p++)
         zobrist_first[p] = rng_next(&rng);
+    for (int q = 0; q <= DRAW_QUIET_PLIES; q++)
+        zobrist_quiet[q] = rng_next(&rng);
 }
 
 static void ensure_tables(void) { pthread_once(&tables_once, init_tables); }
@@ -482,6 +487,17 @@ _Static_assert(sizeof(brax_t) <= sizeof(((undo_t *)0)->w), "undo holds a positio
 
 static int brax_to_move(const position_t *pos) { return CP(pos)->stm; }
 static uint64_t brax_hash(const position_t *pos) { return CP(pos)->hash; }
+
+/* With one man against one the quiet plies decide the draw, so the table
+ * tells positions with different counts apart (repetition does not:
+ * settled point 13). */
+static uint64_t brax_tt_key(const position_t *pos)
+{
+    const brax_t *b = CP(pos);
+    if (bb128_popcount(b->team[RED]) != 1 || bb128_popcount(b->team[BLUE]) != 1)
+        return b->hash;
+    return b->hash ^ zobrist_quiet[b->quiet < DRAW_QUIET_PLIES ? b->quiet : DRAW_QUIET_PLIES];
+}
 
 static player_mask_t brax_players_in(const position_t *pos)
 {
@@ -1080,6 +1096,7 @@ static const char *const bench_fens_hunt[] = {
         .to_move = brax_to_move,                                                                                 \
         .players_in = brax_players_in,                                                                           \
         .hash = brax_hash,                                                                                       \
+        .tt_key = brax_tt_key,                                                                                   \
         .gen_moves = brax_gen_moves,                                                                             \
         .gen_noisy = brax_gen_noisy,                                                                             \
         .count_moves = brax_count_moves,                                                                         \

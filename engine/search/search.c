@@ -301,6 +301,9 @@ static score_t terminal_score(const ctx_t *c, outcome_t o, int ply)
     return won ? SCORE_WIN - ply : -(SCORE_WIN - ply);
 }
 
+/* The position's key in the transposition table. */
+static uint64_t tt_key(const ctx_t *c) { return c->g->tt_key ? c->g->tt_key(&c->pos) : c->g->hash(&c->pos); }
+
 static bool at_chance(const ctx_t *c) { return c->dice && game_at_chance(c->g, &c->pos); }
 
 static bool is_repetition(const ctx_t *c, int ply)
@@ -447,7 +450,7 @@ static score_t qsearch(ctx_t *c, int ply, int qply, score_t alpha, score_t beta)
      * probes cost more than they save (Brandubh bench: 1.51 M -> 1.89 M
      * nodes, 0.45 -> 0.76 s). */
     bool use_tt = c->g->must_respond != NULL;
-    uint64_t key = c->g->hash(&c->pos);
+    uint64_t key = tt_key(c);
     tt_hit_t hit;
     if (use_tt && tt_probe(&c->s->tt, key, ply, &hit) &&
         (hit.bound == TT_EXACT || (hit.bound == TT_LOWER && hit.score >= beta) ||
@@ -463,6 +466,13 @@ static score_t qsearch(ctx_t *c, int ply, int qply, score_t alpha, score_t beta)
         alpha = stand;
     move_t moves[MAX_MOVES];
     int n = c->g->gen_noisy(&c->pos, moves);
+    /* Without a noisy move there may be no move at all: then the game is
+     * over, and its result, not the evaluation, is the score. */
+    if (n == 0) {
+        move_t any[MAX_MOVES];
+        if (c->g->gen_moves(&c->pos, any) == 0)
+            return terminal_score(c, c->g->outcome(&c->pos), ply);
+    }
     int team = side_to_move(c);
     score_t best = stand;
     move_t best_move = MOVE_NONE;
@@ -511,7 +521,7 @@ static score_t probe_first_move(ctx_t *c, int depth, int ply, score_t alpha, sco
     if (depth <= 0)
         return static_eval(c);
     tt_hit_t hit = {0};
-    bool found = tt_probe(&c->s->tt, c->g->hash(&c->pos), ply, &hit);
+    bool found = tt_probe(&c->s->tt, tt_key(c), ply, &hit);
     int scores[MAX_MOVES];
     score_moves(c, moves, scores, n, found ? hit.move : MOVE_NONE, ply);
     move_t m = pick_move(moves, scores, n, 0);
@@ -639,7 +649,7 @@ static score_t chance_node(ctx_t *c, int depth, int ply, score_t alpha, score_t 
         return 0;
     if (depth <= 0 || ply >= MAX_PLY - 2)
         return static_eval(c);
-    uint64_t key = c->g->hash(&c->pos);
+    uint64_t key = tt_key(c);
     tt_hit_t hit;
     if (tt_probe(&c->s->tt, key, ply, &hit) && hit.depth >= depth &&
         (hit.bound == TT_EXACT || (hit.bound == TT_LOWER && hit.score >= beta) ||
@@ -712,7 +722,7 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
     }
 
     /* 3. Transposition table: a cut-off outside the principal variation. */
-    uint64_t key = c->g->hash(&c->pos);
+    uint64_t key = tt_key(c);
     tt_hit_t hit = {0};
     bool found = tt_probe(&c->s->tt, key, ply, &hit);
     if (found && !pv_node && hit.depth >= depth &&
@@ -739,8 +749,9 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
     bool respond = c->g->must_respond && c->g->must_respond(&c->pos);
 
     /* 5. Reverse futility: far above beta near the leaves, a quiet move will
-     * not bring the score back down. */
-    if (!pv_node && !respond && depth <= 3 && ply > 0) {
+     * not bring the score back down. Never against a win or loss bound: an
+     * evaluation says nothing about a mate. */
+    if (!pv_node && !respond && depth <= 3 && ply > 0 && beta > -SCORE_WIN_BOUND && beta < SCORE_WIN_BOUND) {
         score_t eval = static_eval(c);
         if (eval - 150 * depth >= beta && eval < SCORE_WIN_BOUND)
             return eval;
@@ -822,7 +833,8 @@ static void report(ctx_t *c, const search_request_t *req, int line, int depth, s
     search_info_t info;
     info.multipv = req->multipv > 1 ? line + 1 : 0;
     info.depth = depth;
-    info.seldepth = c->seldepth;
+    /* Table cut-offs can end every line short of the nominal depth. */
+    info.seldepth = c->seldepth > depth ? c->seldepth : depth;
     info.score = score;
     info.nodes = total_nodes(c);
     info.time_ms = elapsed(c);
@@ -935,6 +947,12 @@ static void sort_lines(line_t *lines, int n)
         }
 }
 
+static bool mate_proven(score_t score, int depth)
+{
+    score_t a = score < 0 ? -score : score;
+    return a >= SCORE_WIN_BOUND && SCORE_WIN - a <= depth;
+}
+
 /* Iterative deepening, on every thread. Only the main thread keeps time,
  * reports, searches more than one line (MultiPV: line k is the best of
  * the root moves the lines before it did not take) and fills *res; n is
@@ -988,6 +1006,10 @@ static void iterate(ctx_t *c, int n, search_result_t *res, line_t *lines)
             if (lines[k].pv_len > 0)
                 report(c, c->req, k, depth, lines[k].score, lines[k].pv, lines[k].pv_len);
         if (c->stopped)
+            break;
+        /* A win or loss proven within the full-width depth: deeper
+         * iterations would only repeat it. */
+        if (n_lines == 1 && mate_proven(lines[0].score, depth))
             break;
         if (timed && !still_pondering(c) && (budget_used(c) >= c->budget.soft_ms * 6 / 10 || n == 1))
             break;
