@@ -13,7 +13,6 @@
 #include "../engine/search/multipv.h"
 
 #define ANALYSE_HASH_MB 64
-#define MULTIPV_MAX 64
 #define DEFAULT_MOVETIME_MS 1000
 #define PROGRESS_EVERY_MS 10000
 
@@ -64,7 +63,7 @@ static bool read_options(int argc, char **argv, options_t *o, bool analyse)
             o->limits.nodes = (uint64_t)v;
             limits++, i++;
         } else if (strcmp(a, "--multipv") == 0 && analyse && has_value &&
-                   number_parse(argv[i + 1], 1, MULTIPV_MAX, &v)) {
+                   number_parse(argv[i + 1], 1, SEARCH_MULTIPV_MAX, &v)) {
             o->multipv = (int)v;
             i++;
         } else if (a[0] != '-' && !o->path) {
@@ -122,14 +121,14 @@ static int search_position(searcher_t *s, const game_t *g, const record_t *r, co
     return multipv_search(s, &req, k, lines);
 }
 
-static void score_text(score_t score, bool json, char *buf, size_t len)
+static void score_text(const pv_line_t *l, bool json, char *buf, size_t len)
 {
-    int moves;
-    bool mate = search_score_is_mate(score, &moves);
+    const char *kind = l->mate ? "mate" : "cp";
+    int value = l->mate ? l->mate : (int)l->score;
     if (json)
-        snprintf(buf, len, "{\"%s\":%d}", mate ? "mate" : "cp", mate ? moves : (int)score);
+        snprintf(buf, len, "{\"%s\":%d}", kind, value);
     else
-        snprintf(buf, len, "%s %d", mate ? "mate" : "cp", mate ? moves : (int)score);
+        snprintf(buf, len, "%s %d", kind, value);
 }
 
 /* JSON string escaping of s into buf. */
@@ -155,7 +154,7 @@ static void print_line(FILE *out, const options_t *o, const record_t *r, int ind
 {
     const game_t *g = o->game;
     char score[64], mv[GAME_MOVE_TEXT_MAX];
-    score_text(l->score, o->json, score, sizeof score);
+    score_text(l, o->json, score, sizeof score);
     g->move_text(&r->pos, l->pv[0], mv, sizeof mv);
     if (o->json) {
         static char pos_json[1 << 16];
@@ -205,7 +204,7 @@ int analyse_main(int argc, char **argv, FILE *out)
     }
     searcher_t *s = searcher_new(ANALYSE_HASH_MB);
     static record_t r;
-    static pv_line_t lines[MULTIPV_MAX];
+    static pv_line_t lines[SEARCH_MULTIPV_MAX];
     if (!s) {
         fprintf(stderr, "denham: out of memory\n");
         return 1;
@@ -304,10 +303,11 @@ static bool listed(const char *list, const char *move)
     return strstr(list, key) != NULL;
 }
 
-static bool solved(const expectation_t *x, const char *move, score_t score)
+static bool solved(const expectation_t *x, const char *move, const pv_line_t *l)
 {
-    int moves;
-    bool mate = search_score_is_mate(score, &moves);
+    int moves = l->mate;
+    bool mate = moves != 0;
+    score_t score = l->score;
     if (x->bm[0] && !listed(x->bm, move))
         return false;
     if (x->am[0] && listed(x->am, move))
@@ -373,9 +373,9 @@ int suite_main(int argc, char **argv, FILE *out)
         char mv[GAME_MOVE_TEXT_MAX] = "(none)", score[64] = "";
         if (found) {
             g->move_text(&r.pos, best.pv[0], mv, sizeof mv);
-            score_text(best.score, false, score, sizeof score);
+            score_text(&best, false, score, sizeof score);
         }
-        bool ok = found && solved(&x, mv, best.score);
+        bool ok = found && solved(&x, mv, &best);
         total++;
         good += ok;
         fprintf(out, "%s %-24s %s %s, %lld ms", ok ? "ok  " : "FAIL", x.id[0] ? x.id : "-", mv, score, (long long)ms);

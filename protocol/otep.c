@@ -69,12 +69,11 @@ static void request_init(otep_t *o, search_limits_t limits)
 
 /* An evaluation for OpenTafl: pawn units (a man is 1.0) for the side to
  * move; a won or lost game is +-1000. */
-static double evaluation(score_t score)
+static double evaluation(const pv_line_t *l)
 {
-    int moves;
-    if (search_score_is_mate(score, &moves))
-        return moves > 0 ? 1000.0 : -1000.0;
-    return (double)score / 100.0;
+    if (l->mate)
+        return l->mate > 0 ? 1000.0 : -1000.0;
+    return (double)l->score / 100.0;
 }
 
 static void *play_thread(void *arg)
@@ -90,13 +89,13 @@ static void *play_thread(void *arg)
     return NULL;
 }
 
-/* `analyze`: the best move, then the best of the others, and so on, each
- * search given an equal share of the time. */
+/* `analyze`: the best move, then the best of the others, and so on: one
+ * MultiPV search of the whole time. */
 static void *analyse_thread(void *arg)
 {
     otep_t *o = arg;
     static pv_line_t lines[ANALYSIS_MAX]; /* one analysis at a time */
-    o->req.limits.movetime = o->analysis_ms / o->analysis_wanted > 0 ? o->analysis_ms / o->analysis_wanted : 1;
+    o->req.limits.movetime = o->analysis_ms > 0 ? o->analysis_ms : 1;
     int found = multipv_search(o->searcher, &o->req, o->analysis_wanted, lines);
     if (atomic_load(&o->cancelled) || found == 0)
         return NULL;
@@ -112,7 +111,7 @@ static void *analyse_thread(void *arg)
             undo_t u;
             o->game->make(&pos, lines[k].pv[i], &u);
         }
-        len += (size_t)snprintf(out + len, sizeof out - len, " %.2f", evaluation(lines[k].score));
+        len += (size_t)snprintf(out + len, sizeof out - len, " %.2f", evaluation(&lines[k]));
     }
     say(o, "%s", out);
     return NULL;

@@ -104,8 +104,8 @@ static void describe(session_t *s, const char *who, move_t m, const search_resul
 {
     char text[GAME_MOVE_TEXT_MAX];
     s->game->move_text(&s->rec.pos, m, text, sizeof text);
-    int mate;
-    if (search_score_is_mate(r->score, &mate))
+    int mate = r->mate;
+    if (mate)
         fprintf(s->out, "%s %s (%s in %d, depth %d)\n", who, text, mate > 0 ? "wins" : "loses", mate > 0 ? mate : -mate,
                 r->depth);
     else

@@ -129,12 +129,11 @@ static void print_info(void *ctx, const position_t *root, const search_info_t *i
     const game_t *g = e->req.game;
     char line[8192];
     size_t n = 0;
-    int mate;
     n += (size_t)snprintf(line + n, sizeof line - n, "info depth %d seldepth %d ", info->depth, info->seldepth);
     if (info->multipv > 0)
         n += (size_t)snprintf(line + n, sizeof line - n, "multipv %d ", info->multipv);
-    if (search_score_is_mate(info->score, &mate))
-        n += (size_t)snprintf(line + n, sizeof line - n, "score mate %d", mate);
+    if (info->mate)
+        n += (size_t)snprintf(line + n, sizeof line - n, "score mate %d", info->mate);
     else
         n += (size_t)snprintf(line + n, sizeof line - n, "score cp %d", (int)info->score);
     n += (size_t)snprintf(line + n, sizeof line - n, " nodes %llu nps %llu hashfull %d time %lld pv",

@@ -141,6 +141,7 @@ START_TEST(time_budgets)
     l.movetime = 1000;
     b = timeman_budget(&l, 0, 30);
     ck_assert_int_eq(b.hard_ms, 970);
+    ck_assert_int_eq(b.soft_ms, 970); /* a move time is used to the end (issue 11) */
 
     limits_init(&l);
     l.time[0] = 60000;

@@ -518,8 +518,92 @@ START_TEST(a_proven_mate_ends_the_search)
     int moves;
     ck_assert(search_score_is_mate(r.score, &moves));
     ck_assert_int_eq(moves, 3);
-    ck_assert_int_le(r.depth, 12);
+    ck_assert_int_le(r.depth, 20);
     ck_assert_int_eq(c.depth, r.depth);
+}
+END_TEST
+
+/* Issue 11: `movetime` means "use this time". The search went on only
+ * while less than 60% had gone and so answered after 65-75% of it; now it
+ * searches until the time is up and answers with the best root move it
+ * has finished. */
+START_TEST(movetime_is_used_to_the_end)
+{
+    search_request_t req = {0};
+    req.game = &brax_denham;
+    brax_denham.set_start(&req.root);
+    limits_init(&req.limits);
+    req.limits.movetime = 600;
+    searcher_clear(S);
+    search_reset_stop(S);
+    int64_t start = timeman_now_ms();
+    search_result_t r = search_run(S, &req);
+    int64_t took = timeman_now_ms() - start;
+    ck_assert_msg(took >= 590 && took < 1000, "answered after %lld ms of 600", (long long)took);
+    ck_assert_uint_ne(r.best, MOVE_NONE);
+}
+END_TEST
+
+/* A search stopped before it finished one root move of its first
+ * iteration still answers with a legal move chosen by the evaluation. */
+START_TEST(a_search_stopped_at_once_still_answers_well)
+{
+    search_request_t req = {0};
+    req.game = variants_find("bolix");
+    load_fen(req.game, &req.root, "w5/2b1b2/1bbbw3/1wbw5/2wb1w4/4ww4/1bwwwwb2/2wb4/1b5/3b2 w 24 23 - 0");
+    limits_init(&req.limits);
+    req.limits.nodes = 1;
+    collected_t c = {0};
+    req.report = collect;
+    req.report_ctx = &c;
+    searcher_clear(S);
+    search_reset_stop(S);
+    search_result_t r = search_run(S, &req);
+    ck_assert_int_eq(r.depth, 1);
+    ck_assert_int_eq(c.n, 1);
+    ck_assert_uint_eq(c.info[0].pv[0], r.best);
+    ck_assert_int_eq(c.info[0].score, r.score);
+    move_t moves[MAX_MOVES];
+    int n = req.game->gen_moves(&req.root, moves), legal = 0;
+    for (int i = 0; i < n; i++)
+        legal += moves[i] == r.best;
+    ck_assert_int_eq(legal, 1);
+}
+END_TEST
+
+/* Issue 11: "mate n" counted plies as if the sides alternated; in brax-3p
+ * Blue moves twice a turn, so a win three plies away (Red, Blue, Blue) is
+ * one move of Red's, not two. In alternating games nothing changes. */
+START_TEST(mate_moves_follow_the_turns)
+{
+    const game_t *g = variants_find("brax-3p");
+    position_t root, pos;
+    g->set_start(&root);
+    pos = root;
+    move_t line[3];
+    for (int i = 0; i < 3; i++) {
+        move_t moves[MAX_MOVES];
+        ck_assert_int_gt(g->gen_moves(&pos, moves), 0);
+        line[i] = moves[0];
+        undo_t u;
+        g->make(&pos, moves[0], &u);
+    }
+    ck_assert_int_eq(g->team_of[g->to_move(&root)], 0);
+    ck_assert_int_eq(search_mate_moves(g, &root, SCORE_WIN - 3, line, 3), 1);
+    ck_assert_int_eq(search_mate_moves(g, &root, -(SCORE_WIN - 3), line, 3), -1);
+    ck_assert_int_eq(search_mate_moves(g, &root, SCORE_WIN - 3, line, 1), 2); /* past the line: alternating */
+    ck_assert_int_eq(search_mate_moves(g, &root, 120, line, 3), 0);
+    /* Two players: the alternating count, for every distance. */
+    brandubh_v1.set_start(&root);
+    for (int plies = 1; plies < 12; plies++) {
+        int expected;
+        ck_assert(search_score_is_mate(SCORE_WIN - plies, &expected));
+        ck_assert_int_eq(search_mate_moves(&brandubh_v1, &root, SCORE_WIN - plies, NULL, 0), expected);
+        ck_assert(search_score_is_mate(-(SCORE_WIN - plies), &expected));
+        /* A loss an odd number of plies away (by one's own move) was "mate 0". */
+        ck_assert_int_eq(search_mate_moves(&brandubh_v1, &root, -(SCORE_WIN - plies), NULL, 0),
+                         plies % 2 ? expected - 1 : expected);
+    }
 }
 END_TEST
 
@@ -557,6 +641,9 @@ Suite *suite_search(void)
     tcase_add_test(tc, reverse_futility_never_hides_a_mate);
     tcase_add_test(tc, quiescence_scores_a_position_without_moves);
     tcase_add_test(tc, a_proven_mate_ends_the_search);
+    tcase_add_test(tc, movetime_is_used_to_the_end);
+    tcase_add_test(tc, mate_moves_follow_the_turns);
+    tcase_add_test(tc, a_search_stopped_at_once_still_answers_well);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -28,6 +28,8 @@ time_budget_t timeman_budget(const search_limits_t *l, int player, int64_t overh
     time_budget_t b = {-1, -1};
     if (l->infinite)
         return b;
+    /* A move time is to be used: iterations go on until it runs out, and
+     * the search answers with the best root move it has finished. */
     if (l->movetime > 0) {
         int64_t t = max64(1, l->movetime - overhead_ms);
         b.soft_ms = b.hard_ms = t;
@@ -49,5 +51,8 @@ time_budget_t timeman_budget(const search_limits_t *l, int player, int64_t overh
     b.hard_ms = max64(1, min64(share * 4, min64(cap, usable)));
     if (b.soft_ms > b.hard_ms)
         b.soft_ms = b.hard_ms;
+    /* An iteration takes longer than all before it: one started after 60%
+     * of the share would rarely finish within it. */
+    b.soft_ms = max64(1, b.soft_ms * 6 / 10);
     return b;
 }

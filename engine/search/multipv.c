@@ -1,20 +1,27 @@
-/* multipv.c: several best lines by exclusion. */
+/* multipv.c: the lines of a MultiPV search, kept. */
 #include "multipv.h"
 
 #include <string.h>
 
 typedef struct capture {
-    pv_line_t *line;
+    pv_line_t *lines;
+    int found;     /* lines of the depth last reported */
+    int depth;
     search_report_fn report; /* the caller's, passed on */
     void *report_ctx;
 } capture_t;
 
-/* Keeps the latest complete report of the running search. */
+/* Keeps the lines of the deepest iteration reported. */
 static void capture_report(void *ctx, const position_t *root, const search_info_t *info)
 {
     capture_t *c = ctx;
-    pv_line_t *l = c->line;
+    if (info->depth != c->depth) {
+        c->depth = info->depth;
+        c->found = 0;
+    }
+    pv_line_t *l = &c->lines[c->found++];
     l->score = info->score;
+    l->mate = info->mate;
     l->depth = info->depth;
     l->seldepth = info->seldepth;
     l->nodes = info->nodes;
@@ -27,54 +34,25 @@ static void capture_report(void *ctx, const position_t *root, const search_info_
 
 int multipv_search(searcher_t *s, search_request_t *req, int k, pv_line_t *lines)
 {
-    const move_t *saved_moves = req->root_moves;
-    int saved_n = req->n_root_moves;
-    capture_t cap = {NULL, req->report, req->report_ctx};
-    move_t legal[MAX_MOVES], allowed[MAX_MOVES];
-    int n = req->game->gen_moves(&req->root, legal), found = 0;
+    if (k > SEARCH_MULTIPV_MAX)
+        k = SEARCH_MULTIPV_MAX;
+    int saved_multipv = req->multipv;
+    capture_t cap = {lines, 0, 0, req->report, req->report_ctx};
     req->report = capture_report;
     req->report_ctx = &cap;
-    while (found < k && !search_stopped(s)) {
-        int n_allowed = 0;
-        for (int i = 0; i < n; i++) {
-            bool taken = false;
-            for (int j = 0; j < found; j++)
-                taken |= legal[i] == lines[j].pv[0];
-            bool wanted = saved_n <= 0;
-            for (int j = 0; j < saved_n; j++)
-                wanted |= legal[i] == saved_moves[j];
-            if (!taken && wanted)
-                allowed[n_allowed++] = legal[i];
-        }
-        if (n_allowed == 0)
-            break;
-        req->root_moves = allowed;
-        req->n_root_moves = n_allowed;
-        cap.line = &lines[found];
-        memset(cap.line, 0, sizeof *cap.line);
-        search_result_t r = search_run(s, req);
-        if (r.best == MOVE_NONE)
-            break;
-        if (cap.line->pv_len == 0 || cap.line->pv[0] != r.best) { /* no report: the move alone */
-            cap.line->pv[0] = r.best;
-            cap.line->pv_len = 1;
-            cap.line->score = r.score;
-            cap.line->depth = r.depth;
-        }
-        cap.line->nodes = r.nodes;
-        found++;
-    }
-    /* Separate searches may rank a later line above an earlier one (the
-     * table is warmer): best first. */
-    for (int i = 1; i < found; i++)
-        for (int j = i; j > 0 && lines[j].score > lines[j - 1].score; j--) {
-            pv_line_t t = lines[j];
-            lines[j] = lines[j - 1];
-            lines[j - 1] = t;
-        }
-    req->root_moves = saved_moves;
-    req->n_root_moves = saved_n;
+    req->multipv = k;
+    search_result_t r = search_run(s, req);
+    req->multipv = saved_multipv;
     req->report = cap.report;
     req->report_ctx = cap.report_ctx;
-    return found;
+    if (r.best == MOVE_NONE)
+        return 0;
+    if (cap.found == 0) { /* nothing reported: the move alone */
+        lines[0] = (pv_line_t){.score = r.score, .mate = r.mate, .depth = r.depth, .pv_len = 1};
+        lines[0].pv[0] = r.best;
+        cap.found = 1;
+    }
+    for (int i = 0; i < cap.found; i++)
+        lines[i].nodes = r.nodes;
+    return cap.found;
 }

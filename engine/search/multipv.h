@@ -1,8 +1,7 @@
 /*
- * multipv.h: several best lines by exclusion: the best move, then the best
- * of the others, and so on, each a search of its own with the request's
- * limits. For OTEP's analysis and `denham analyse --multipv`; a MultiPV
- * inside one search (issue 11) will replace it.
+ * multipv.h: the best lines of a search (its MultiPV) as records, for
+ * OTEP's analysis and `denham analyse --multipv`: what the last completed
+ * iteration reported, line by line.
  */
 #ifndef DENHAM_MULTIPV_H
 #define DENHAM_MULTIPV_H
@@ -11,6 +10,7 @@
 
 typedef struct pv_line {
     score_t score;
+    int mate; /* as in search_info_t */
     int depth;
     int seldepth;
     uint64_t nodes;
@@ -19,9 +19,10 @@ typedef struct pv_line {
     move_t pv[MAX_PLY];
 } pv_line_t;
 
-/* Fills lines[0..k-1], best score first (fewer when the root has fewer moves, or the search
- * is stopped); returns how many. req->root_moves, report and report_ctx are
- * used and restored; each search reports to req->report as usual. */
+/* Searches req with k lines (at most SEARCH_MULTIPV_MAX) and fills
+ * lines[0..k-1], best first (fewer when the root has fewer moves);
+ * returns how many. req->multipv, report and report_ctx are used and
+ * restored; the search still reports to req->report as usual. */
 int multipv_search(searcher_t *s, search_request_t *req, int k, pv_line_t *lines);
 
 #endif

@@ -89,6 +89,8 @@ struct ctx {
     move_t pv[MAX_PLY][MAX_PLY];
     int pv_len[MAX_PLY];
     bool stopped;
+    score_t root_score;  /* the score of the root line in pv[0] */
+    int best_changes;    /* how often the best move changed lately, in hundredths */
     bool pondering;      /* the searcher's flag as this search last saw it */
     int64_t budget_from_ms; /* when the time budget started: the start, or the ponderhit */
     /* Sides: see the header comment. */
@@ -195,6 +197,26 @@ bool search_score_is_mate(score_t score, int *moves)
         return true;
     }
     return false;
+}
+
+int search_mate_moves(const game_t *g, const position_t *root, score_t score, const move_t *pv, int pv_len)
+{
+    int alternating;
+    if (!search_score_is_mate(score, &alternating))
+        return 0;
+    int plies = SCORE_WIN - (score < 0 ? -score : score);
+    int side = g->team_of[g->to_move(root)], own = 0, i = 0;
+    position_t pos = *root;
+    for (; i < plies && i < pv_len; i++) {
+        own += g->team_of[g->to_move(&pos)] == side;
+        undo_t u;
+        g->make(&pos, pv[i], &u);
+    }
+    if (i < plies) {
+        int rest = plies - i;
+        own += g->team_of[g->to_move(&pos)] == side ? (rest + 1) / 2 : rest / 2;
+    }
+    return score > 0 ? own : -own;
 }
 
 static bool ensure_history(worker_t *w, int keys)
@@ -808,6 +830,8 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
             if (sc > alpha) {
                 alpha = sc;
                 update_pv(c, ply, m);
+                if (ply == 0)
+                    c->root_score = sc;
                 if (alpha >= beta) {
                     if (!(m & MOVE_NOISY))
                         reward_quiet(c, m, ply, depth, tried, tried_n);
@@ -842,6 +866,7 @@ static void report(ctx_t *c, const search_request_t *req, int line, int depth, s
     info.hashfull = tt_hashfull(&c->s->tt);
     info.pv_len = pv_len;
     memcpy(info.pv, pv, (size_t)pv_len * sizeof *pv);
+    info.mate = c->dice ? 0 : search_mate_moves(c->g, &req->root, score, pv, pv_len);
     req->report(req->report_ctx, &req->root, &info);
 }
 
@@ -947,10 +972,75 @@ static void sort_lines(line_t *lines, int n)
         }
 }
 
+/* When not even one root move was searched: the move whose position the
+ * evaluation likes best, rather than whichever came first. */
+static move_t fallback_move(ctx_t *c, score_t *score)
+{
+    move_t moves[MAX_MOVES];
+    int n = allowed_root_moves(c->req, moves, c->g->gen_moves(&c->pos, moves));
+    int team = side_to_move(c);
+    move_t best = n > 0 ? moves[0] : MOVE_NONE;
+    score_t best_score = -SCORE_INF;
+    for (int i = 0; i < n; i++) {
+        undo_t u;
+        c->g->make(&c->pos, moves[i], &u);
+        score_t v = static_eval(c);
+        if (side_to_move(c) != team)
+            v = -v;
+        c->g->unmake(&c->pos, moves[i], &u);
+        if (v > best_score)
+            best_score = v, best = moves[i];
+    }
+    *score = best_score;
+    return best;
+}
+
+/* When to start no new iteration: the budget's soft limit, stretched up
+ * to 2.5 times (never past the hard limit) while the answer is unsettled:
+ * the best move changed in recent iterations, or the score fell. */
+static int64_t soft_limit(const ctx_t *c, score_t score, score_t prev)
+{
+    int64_t percent = 100 + c->best_changes / 2 + (prev - score >= 30 ? 50 : 0);
+    if (percent > 250)
+        percent = 250;
+    int64_t soft = c->budget.soft_ms * percent / 100;
+    return c->budget.hard_ms >= 0 && soft > c->budget.hard_ms ? c->budget.hard_ms : soft;
+}
+
 static bool mate_proven(score_t score, int depth)
 {
     score_t a = score < 0 ? -score : score;
     return a >= SCORE_WIN_BOUND && SCORE_WIN - a <= depth;
+}
+
+/* Iterative deepening, on every thread. Only the main thread keeps time,
+ * reports, searches more than one line (MultiPV: line k is the best of
+ * the root moves the lines before it did not take) and fills *res; n is
+ * the number of root moves. */
+/* Searches MultiPV line k of this depth into lines[k]; false when the
+ * search stopped before it gave anything worth keeping. A stopped search
+ * proves nothing about the root moves it did not reach, but a root move
+ * it finished (the first, or one proven better than the first) is better
+ * founded than the last iteration's answer. At depth 1 there is no such
+ * answer: then the search keeps whatever it has. */
+static bool search_line(ctx_t *c, int depth, int k, line_t *line)
+{
+    score_t sc = aspirate(c, depth, line->score);
+    if (c->stopped) {
+        if (k > 0 || (c->pv_len[0] == 0 && depth > 1))
+            return false;
+        if (c->pv_len[0] == 0) { /* depth 1, not one root move finished */
+            c->pv[0][0] = fallback_move(c, &c->root_score);
+            c->pv_len[0] = c->pv[0][0] != MOVE_NONE;
+        }
+        sc = c->root_score;
+    }
+    line->score = sc;
+    line->pv_len = c->pv_len[0];
+    memcpy(line->pv, c->pv[0], (size_t)c->pv_len[0] * sizeof(move_t));
+    if (line->pv_len > 0)
+        c->excluded[c->n_excluded++] = line->pv[0];
+    return line->pv_len > 0;
 }
 
 /* Iterative deepening, on every thread. Only the main thread keeps time,
@@ -967,52 +1057,44 @@ static void iterate(ctx_t *c, int n, search_result_t *res, line_t *lines)
         n_lines = n;
     for (int k = 0; k < n_lines; k++)
         lines[k].score = 0;
+    score_t prev_score = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
         if (skips_depth(c, depth))
             continue;
         c->seldepth = 0;
         c->n_excluded = 0;
-        for (int k = 0; k < n_lines && !(c->stopped && depth > 1); k++) {
-            score_t sc = aspirate(c, depth, lines[k].score);
-            /* An interrupted iteration proves nothing: keep the last full one. */
-            if (c->stopped && depth > 1)
-                break;
-            lines[k].score = sc;
-            lines[k].pv_len = c->pv_len[0];
-            memcpy(lines[k].pv, c->pv[0], (size_t)c->pv_len[0] * sizeof(move_t));
-            /* An interrupted first iteration may have no line: keep the move. */
-            if (lines[k].pv_len == 0) {
-                lines[k].pv[0] = k == 0 ? res->best : MOVE_NONE;
-                lines[k].pv_len = lines[k].pv[0] != MOVE_NONE;
-            }
-            if (lines[k].pv_len > 0)
-                c->excluded[c->n_excluded++] = lines[k].pv[0];
-        }
-        if (c->stopped && depth > 1)
+        int done = 0;
+        while (done < n_lines && search_line(c, depth, done, &lines[done]))
+            done++;
+        /* Stopped: lines 0..done-1 are new; a later depth's lines mixed
+         * with an earlier one's would be out of order. */
+        if (c->stopped && (done == 0 || (depth > 1 && done < n_lines)))
             break;
         if (!main_thread) {
             if (c->stopped)
                 break;
             continue;
         }
-        sort_lines(lines, n_lines);
-        if (lines[0].pv_len > 0) {
-            res->best = lines[0].pv[0];
-            res->ponder = lines[0].pv_len > 1 ? lines[0].pv[1] : MOVE_NONE;
-        }
+        sort_lines(lines, done);
+        if (depth > 1 && lines[0].pv[0] != res->best)
+            c->best_changes += 100;
+        res->best = lines[0].pv[0];
+        res->ponder = lines[0].pv_len > 1 ? lines[0].pv[1] : MOVE_NONE;
         res->score = lines[0].score;
+        res->mate = c->dice ? 0 : search_mate_moves(c->g, &c->req->root, lines[0].score, lines[0].pv, lines[0].pv_len);
         res->depth = depth;
-        for (int k = 0; k < n_lines; k++)
-            if (lines[k].pv_len > 0)
-                report(c, c->req, k, depth, lines[k].score, lines[k].pv, lines[k].pv_len);
+        for (int k = 0; k < done; k++)
+            report(c, c->req, k, depth, lines[k].score, lines[k].pv, lines[k].pv_len);
         if (c->stopped)
             break;
         /* A win or loss proven within the full-width depth: deeper
          * iterations would only repeat it. */
         if (n_lines == 1 && mate_proven(lines[0].score, depth))
             break;
-        if (timed && !still_pondering(c) && (budget_used(c) >= c->budget.soft_ms * 6 / 10 || n == 1))
+        if (timed && !still_pondering(c) && (budget_used(c) >= soft_limit(c, lines[0].score, prev_score) || n == 1))
             break;
+        prev_score = lines[0].score;
+        c->best_changes /= 2;
     }
 }
 
@@ -1059,7 +1141,7 @@ static uint64_t stop_helpers(searcher_t *s)
 search_result_t search_run(searcher_t *s, const search_request_t *req)
 {
     ctx_t *c = s->workers[0].ctx;
-    search_result_t res = {MOVE_NONE, MOVE_NONE, 0, 0, 0};
+    search_result_t res = {.best = MOVE_NONE, .ponder = MOVE_NONE};
     if (!ensure_history(&s->workers[0], req->game->move_keys))
         return res;
     ctx_init(c, s, req, 0);
@@ -1075,6 +1157,7 @@ search_result_t search_run(searcher_t *s, const search_request_t *req)
     if (win != MOVE_NONE) {
         res.best = win;
         res.score = c->dice ? CHANCE_WIN : SCORE_WIN - 1;
+        res.mate = !c->dice;
         res.depth = c->seldepth = 1;
         res.nodes = c->nodes = (uint64_t)n;
         report(c, req, 0, 1, res.score, &win, 1);

@@ -24,6 +24,7 @@ typedef struct search_info {
     uint64_t nodes;
     int64_t time_ms;
     uint64_t nps;
+    int mate; /* a forced win in `mate` moves of the side to move (> 0), a loss (< 0), or 0 */
     int hashfull;
     int pv_len;
     move_t pv[MAX_PLY];
@@ -86,6 +87,7 @@ typedef struct search_result {
     move_t best;   /* MOVE_NONE when the root has no legal move */
     move_t ponder; /* the expected reply, or MOVE_NONE */
     score_t score;
+    int mate; /* as in search_info_t */
     int depth;
     uint64_t nodes;
 } search_result_t;
@@ -117,8 +119,14 @@ void search_reset_stop(searcher_t *s);
 bool search_stopped(const searcher_t *s);
 
 /* UCI score conventions: true with *moves set for a win/loss score
- * ("score mate n"), false for an ordinary score. Scores of games with dice
- * (at most CHANCE_WIN) are never mate scores. */
+ * ("score mate n"), false for an ordinary score, when the sides move in
+ * turn. Scores of games with dice (at most CHANCE_WIN) are never mate
+ * scores. */
 bool search_score_is_mate(score_t score, int *moves);
+/* The same in any game: the moves of the root's side to the end of the
+ * game, counted along the line pv from root (Blue moves twice a turn in
+ * brax-3p); past the end of the line the sides are taken to alternate.
+ * 0 for an ordinary score. */
+int search_mate_moves(const game_t *g, const position_t *root, score_t score, const move_t *pv, int pv_len);
 
 #endif
