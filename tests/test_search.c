@@ -607,6 +607,41 @@ START_TEST(mate_moves_follow_the_turns)
 }
 END_TEST
 
+/* The null-move hook: a pass changes only the side to move (the key is
+ * the one a fresh parse of the new position gives), and is refused where
+ * it is no sound test: Bolix with an empty hand, Brax while a call binds,
+ * with fewer than three men, and in the team games. */
+static void check_pass(const game_t *g, const char *fen, bool allowed)
+{
+    position_t pos, again;
+    load_fen(g, &pos, fen);
+    position_t before = pos;
+    bool passed = g->pass_turn(&pos);
+    ck_assert_msg(passed == allowed, "%s %s: pass %s", g->name, fen, passed ? "allowed" : "refused");
+    if (!passed) {
+        ck_assert(memcmp(&pos, &before, sizeof pos) == 0);
+        return;
+    }
+    ck_assert_int_ne(g->to_move(&pos), g->to_move(&before));
+    char text[GAME_FEN_MAX];
+    g->write_fen(&pos, text, sizeof text);
+    load_fen(g, &again, text);
+    ck_assert_msg(g->hash(&again) == g->hash(&pos), "%s: key after a pass", text);
+}
+
+START_TEST(pass_turn_hooks)
+{
+    check_pass(&brandubh_v1, start_fen(&brandubh_v1), true);
+    check_pass(variants_find("bolix"), start_fen(variants_find("bolix")), true);
+    check_pass(variants_find("bolix"), "w5/2b1b2/1bbbw3/1wbw5/2wb1w4/4ww4/1bwwwwb2/2wb4/1b5/3b2 w 24 0 - 0", false);
+    check_pass(&brax_denham, start_fen(&brax_denham), true);
+    check_pass(&brax_denham, "1bbbbbbb1/9/9/9/9/9/9/9/1rrrrrrr1 r b 0", false); /* bound by Blue's call */
+    check_pass(&brax_denham, "1bbbbbbb1/9/9/9/9/9/9/9/1rr6 r - 0", false);      /* two men */
+    check_pass(variants_find("brax-4p"), start_fen(variants_find("brax-4p")), false);
+    ck_assert_ptr_null(variants_find("jinxx")->pass_turn);
+}
+END_TEST
+
 Suite *suite_search(void)
 {
     Suite *s = suite_create("search");
@@ -643,6 +678,7 @@ Suite *suite_search(void)
     tcase_add_test(tc, a_proven_mate_ends_the_search);
     tcase_add_test(tc, movetime_is_used_to_the_end);
     tcase_add_test(tc, mate_moves_follow_the_turns);
+    tcase_add_test(tc, pass_turn_hooks);
     tcase_add_test(tc, a_search_stopped_at_once_still_answers_well);
     suite_add_tcase(s, tc);
     return s;

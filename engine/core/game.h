@@ -184,6 +184,12 @@ typedef struct game {
      * answer it (a Bolix four), like a chess check: quiescence then does not
      * stand pat, and gen_noisy must return every answer. NULL: never. */
     bool (*must_respond)(const position_t *pos);
+    /* Null-move pruning: gives the turn to the other side without a move
+     * and returns true, when that is a sound test of the position (the
+     * mover is not bound to answer a threat or a call, and zugzwang is
+     * unlikely); else false, pos unchanged. The searcher restores the
+     * position itself. NULL: never. */
+    bool (*pass_turn)(position_t *pos);
 
     void (*move_text)(const position_t *pos, move_t move, char *buf, size_t len);
     /* Legal move for text in pos, or MOVE_NONE. */

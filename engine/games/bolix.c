@@ -349,6 +349,19 @@ static void bolix_unmake(position_t *pos, move_t m, const undo_t *u)
     memcpy(P(pos), u->w, sizeof(bolix_t));
 }
 
+/* A placement never hurts the placer, so passing is a sound test; not
+ * with an empty hand (the side can only pass anyway) or after a pass. */
+static bool bolix_pass_turn(position_t *pos)
+{
+    bolix_t *b = P(pos);
+    if (b->hand[b->stm] == 0 || b->passes)
+        return false;
+    set_ko(b, NO_CELL);
+    b->stm ^= 1;
+    b->hash ^= zobrist_side;
+    return true;
+}
+
 /* ---- state ---- */
 
 static int bolix_to_move(const position_t *pos) { return CP(pos)->stm; }
@@ -669,6 +682,7 @@ const game_t bolix = {
     .outcome = bolix_outcome,
     .evaluate = bolix_evaluate,
     .must_respond = bolix_must_respond,
+    .pass_turn = bolix_pass_turn,
     .move_text = bolix_move_text,
     .parse_move = bolix_parse_move,
     .move_key = bolix_move_key,

@@ -245,8 +245,44 @@ static int gen(const bdb_t *b, move_t *moves, bool noisy_only)
     return n;
 }
 
+/* The king sees a corner: with the defenders to move it escapes. */
+static bool king_sees_corner(const bdb_t *b)
+{
+    return b->king && (reach(bb_lsb(b->king), occupied(b)) & CORNERS);
+}
+
+/* The attackers must answer an open path from the king to a corner, as a
+ * chess player answers check. */
+static bool bdb_must_respond(const position_t *pos)
+{
+    const bdb_t *b = CP(pos);
+    return b->stm == SIDE_ATT && !is_decided(b) && king_sees_corner(b);
+}
+
+static void bdb_make(position_t *pos, move_t m, undo_t *u);
+static void bdb_unmake(position_t *pos, move_t m, const undo_t *u);
+
 static int bdb_gen_moves(const position_t *pos, move_t *moves) { return gen(CP(pos), moves, false); }
-static int bdb_gen_noisy(const position_t *pos, move_t *moves) { return gen(CP(pos), moves, true); }
+
+/* Noisy moves; facing an open path to a corner, every answer instead: the
+ * moves after which the king is taken or sees no corner (a capture can
+ * open a path as well as a block close one, so each is tried). */
+static int bdb_gen_noisy(const position_t *pos, move_t *moves)
+{
+    if (!bdb_must_respond(pos))
+        return gen(CP(pos), moves, true);
+    move_t all[MAX_MOVES];
+    int n = gen(CP(pos), all, false), out = 0;
+    position_t after = *pos;
+    for (int i = 0; i < n; i++) {
+        undo_t u;
+        bdb_make(&after, all[i], &u);
+        if (!CP(&after)->king || !king_sees_corner(CP(&after)))
+            moves[out++] = all[i];
+        bdb_unmake(&after, all[i], &u);
+    }
+    return out;
+}
 
 static int bdb_count_moves(const position_t *pos)
 {
@@ -308,6 +344,15 @@ static void bdb_unmake(position_t *pos, move_t m, const undo_t *u)
     b->king = u->w[2];
     b->hash = u->w[3];
     b->stm ^= 1;
+}
+
+/* Tafl has almost no positions where having to move hurts. */
+static bool bdb_pass_turn(position_t *pos)
+{
+    bdb_t *b = P(pos);
+    b->stm ^= 1;
+    b->hash ^= zobrist_side;
+    return true;
 }
 
 /* ---- state queries ---- */
@@ -643,8 +688,10 @@ static const char *const bench_fens[] = {
         .print_board = bdb_print_board,                                                                          \
         .to_move = bdb_to_move,                                                                                  \
         .hash = bdb_hash,                                                                                        \
+        .pass_turn = bdb_pass_turn,                                                                              \
         .gen_moves = bdb_gen_moves,                                                                              \
         .gen_noisy = bdb_gen_noisy,                                                                              \
+        .must_respond = bdb_must_respond,                                                                        \
         .count_moves = bdb_count_moves,                                                                          \
         .make = bdb_make,                                                                                        \
         .unmake = bdb_unmake,                                                                                    \

@@ -483,6 +483,18 @@ static void brax_unmake(position_t *pos, move_t m, const undo_t *u)
 
 _Static_assert(sizeof(brax_t) <= sizeof(((undo_t *)0)->w), "undo holds a position");
 
+/* Two players only, not while a call binds or may bind, and not with
+ * fewer than three men (having to move is what loses such endings). */
+static bool brax_pass_turn(position_t *pos)
+{
+    brax_t *b = P(pos);
+    if (team_game(b) || b->called || bb128_popcount(b->men[b->stm]) < 3)
+        return false;
+    b->hash ^= zobrist_stm[b->stm] ^ zobrist_stm[b->stm ^ 1];
+    b->stm ^= 1;
+    return true;
+}
+
 /* ---- state ---- */
 
 static int brax_to_move(const position_t *pos) { return CP(pos)->stm; }
@@ -1097,6 +1109,7 @@ static const char *const bench_fens_hunt[] = {
         .players_in = brax_players_in,                                                                           \
         .hash = brax_hash,                                                                                       \
         .tt_key = brax_tt_key,                                                                                   \
+        .pass_turn = brax_pass_turn,                                                                             \
         .gen_moves = brax_gen_moves,                                                                             \
         .gen_noisy = brax_gen_noisy,                                                                             \
         .count_moves = brax_count_moves,                                                                         \

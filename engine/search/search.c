@@ -30,6 +30,11 @@
  * answered by a capture can be renewed until a hand runs dry. */
 #define QS_MAX_PLIES 16
 #define KEYS_MAX (SEARCH_HISTORY_MAX + MAX_PLY + 2)
+/* Null move: tried from this depth, reduced by NULL_REDUCTION + depth / 6
+ * plies, and verified by a search without it from NULL_VERIFY_DEPTH. */
+#define NULL_MIN_DEPTH 3
+#define NULL_REDUCTION 3
+#define NULL_VERIFY_DEPTH 10
 
 typedef struct ctx ctx_t;
 
@@ -99,6 +104,10 @@ struct ctx {
     bool dice;         /* the game has chance nodes */
     multiplayer_t multiplayer;
     chance_pruning_t chance_pruning;
+    /* Null moves: allowed in this game and search (two sides, no dice),
+     * and whether the move into each ply was a pass. */
+    bool null_ok;
+    bool after_null[MAX_PLY + 1];
     /* BRS: set at the ply of a best reply's decision node; after the reply
      * the turn goes straight back to the root player. */
     bool brs_reply[MAX_PLY + 1];
@@ -717,6 +726,39 @@ static int allowed_root_moves(const search_request_t *req, move_t *moves, int n)
     return kept;
 }
 
+/* The null-move test of negamax: the score of a reduced search after a
+ * pass, at least beta when it holds (a win found is cut to beta: it may
+ * rest on the pass). */
+static score_t null_move_score(ctx_t *c, int depth, int ply, score_t beta)
+{
+    position_t saved = c->pos;
+    if (!c->g->pass_turn(&c->pos))
+        return -SCORE_INF;
+    int team = side_of(c, c->g->to_move(&saved));
+    int r = NULL_REDUCTION + depth / 6;
+    c->keys[c->key_count++] = c->g->hash(&c->pos);
+    c->rev_from[ply + 1] = c->key_count - 1; /* no repetition across a pass */
+    c->after_null[ply + 1] = true;
+    score_t sc = child_score(c, team, depth - 1 - r, ply, beta - 1, beta, false);
+    c->after_null[ply + 1] = false;
+    c->key_count--;
+    c->pos = saved;
+    if (c->stopped || sc < beta)
+        return sc;
+    if (sc >= SCORE_WIN_BOUND)
+        sc = beta;
+    /* Deep down a wrong cut costs much: check it with a reduced search of
+     * the real moves, passes not allowed at this node. */
+    if (depth >= NULL_VERIFY_DEPTH) {
+        c->after_null[ply] = true;
+        score_t v = negamax(c, depth - r, ply, beta - 1, beta, false);
+        c->after_null[ply] = false;
+        if (v < beta)
+            return v;
+    }
+    return sc;
+}
+
 static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta, bool pv_node)
 {
     c->pv_len[ply] = 0;
@@ -770,13 +812,24 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
      * width without the depth shrinking (minutes at depth 3 in Bolix). */
     bool respond = c->g->must_respond && c->g->must_respond(&c->pos);
 
+    bool ordinary_beta = beta > -SCORE_WIN_BOUND && beta < SCORE_WIN_BOUND;
+    score_t eval = !pv_node && !respond && ply > 0 && ordinary_beta ? static_eval(c) : -SCORE_INF;
+
     /* 5. Reverse futility: far above beta near the leaves, a quiet move will
      * not bring the score back down. Never against a win or loss bound: an
      * evaluation says nothing about a mate. */
-    if (!pv_node && !respond && depth <= 3 && ply > 0 && beta > -SCORE_WIN_BOUND && beta < SCORE_WIN_BOUND) {
-        score_t eval = static_eval(c);
-        if (eval - 150 * depth >= beta && eval < SCORE_WIN_BOUND)
-            return eval;
+    if (depth <= 3 && eval != -SCORE_INF && eval - 150 * depth >= beta && eval < SCORE_WIN_BOUND)
+        return eval;
+
+    /* 6. Null move: if passing the turn still holds beta in a reduced
+     * search, a real move will too. The game says when a pass is a sound
+     * test; never twice in a row, and verified without it when deep. */
+    if (depth >= NULL_MIN_DEPTH && eval >= beta && c->null_ok && !c->after_null[ply]) {
+        score_t sc = null_move_score(c, depth, ply, beta);
+        if (c->stopped)
+            return 0;
+        if (sc >= beta)
+            return sc;
     }
 
     int scores[MAX_MOVES];
@@ -805,13 +858,13 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
         if (i == 0) {
             sc = child_score(c, team, depth - 1, ply, alpha, beta, pv_node);
         } else {
-            /* 6. Late move reductions: quiet moves ordered late rarely matter. */
+            /* 7. Late move reductions: quiet moves ordered late rarely matter. */
             int r = 0;
             if (depth >= 3 && i >= 3 && !(m & MOVE_NOISY))
                 r = 1 + (i >= 8) + (depth >= 8 && i >= 16);
             if (r > depth - 2)
                 r = depth > 2 ? depth - 2 : 0;
-            /* 7. Principal variation search: prove the move no better with
+            /* 8. Principal variation search: prove the move no better with
              * a null window, and search it fully only if that fails. */
             sc = child_score(c, team, depth - 1 - r, ply, alpha, alpha + 1, false);
             if (sc > alpha && r > 0)
@@ -890,6 +943,7 @@ static void ctx_init(ctx_t *c, searcher_t *s, const search_request_t *req, int i
     c->dice = c->g->chance_outcomes != NULL;
     c->multiplayer = c->g->hand_turn ? req->multiplayer : MULTI_PARANOID;
     c->chance_pruning = req->chance_pruning;
+    c->null_ok = c->g->pass_turn && !c->dice && !c->free_for_all;
     /* Keep the most recent part of the history that fits beside a full line. */
     int keep = req->history_len < KEYS_MAX - MAX_PLY - 2 ? req->history_len : KEYS_MAX - MAX_PLY - 2;
     if (keep > 0)
