@@ -3,15 +3,17 @@
  *
  * Cells are indexed column by column (a1 = 0 ... j10 = 79). Everything the
  * rules look at is precomputed: the 116 five-cell windows and, per cell,
- * the windows through it (a win is a window of one colour, tested only
- * around the placed marble); per cell and direction, the three cells of a
+ * the windows through it; per cell and direction, the three cells of a
  * possible sandwich (own, enemy, enemy, own with the placed marble at one
- * end).
+ * end). The position keeps, per window, the marbles of each colour, and
+ * the sums the rules and the evaluation need (fives, open fours, line
+ * values), updated by make and unmake: nothing rescans the board.
  */
 #include "bolix.h"
 
 #include <assert.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,10 +37,21 @@ typedef struct bolix_pos {
     uint8_t hand[2];
     uint8_t ko;     /* cell the side to move may not place on, or NO_CELL */
     uint8_t passes; /* passes just made in a row */
+    uint8_t fives;  /* bit s: colour s has five in a row */
+    uint8_t fours[2];  /* windows of four of s and none of the other */
+    int16_t lines[2];  /* window_value summed over the windows s alone holds */
+    /* Per window of five, the marbles of each colour (black in the low
+     * nibble, white in the high), kept by make and unmake: the rules and
+     * the evaluation read them instead of rescanning the board. */
+    uint8_t count[N_WINDOWS];
 } bolix_t;
 
+/* What make saves and unmake restores by copy; the counts are undone
+ * from the move. */
+#define BOLIX_HEAD offsetof(bolix_t, count)
+
 _Static_assert(sizeof(bolix_t) <= GAME_POS_BYTES, "position fits");
-_Static_assert(sizeof(bolix_t) <= sizeof(((undo_t *)0)->w), "undo holds a position");
+_Static_assert(BOLIX_HEAD <= sizeof(((undo_t *)0)->w), "undo holds the position's head");
 
 static const int col_lo[10] = {1, 1, 1, 1, 1, 1, 2, 3, 4, 5};
 static const int col_hi[10] = {6, 7, 8, 9, 10, 10, 10, 10, 10, 10};
@@ -115,23 +128,65 @@ int bolix_window_count(void)
 
 /* ---- rules ---- */
 
-static bool five_through(bb128_t own, int cell)
+/* ---- window counts ---- */
+
+/* Value of a window holding k marbles of one colour and none of the other. */
+static const int window_value[5] = {0, 1, 8, 40, 300};
+
+static int count_of(const bolix_t *b, int w, int s) { return s ? b->count[w] >> 4 : b->count[w] & 15; }
+/* A window s could still fill: four or fewer of s and none of the other. */
+static bool open_for(const bolix_t *b, int w, int s) { return count_of(b, w, s ^ 1) == 0; }
+
+/* Adds (sign 1) or takes away (-1) what window w's counts are worth to
+ * the running sums: lines, fours and fives. */
+static void tally(bolix_t *b, int w, int sign)
 {
-    for (int i = 0; i < cell_window_count[cell]; i++) {
-        bb128_t w = windows[cell_windows[cell][i]];
-        if (bb128_eq(bb128_and(own, w), w))
-            return true;
+    for (int s = 0; s < 2; s++) {
+        int k = count_of(b, w, s);
+        if (k == 0 || count_of(b, w, s ^ 1) != 0)
+            continue;
+        b->lines[s] = (int16_t)(b->lines[s] + sign * window_value[k < 5 ? k : 4]);
+        b->fours[s] = (uint8_t)(b->fours[s] + sign * (k == 4));
+        if (k == 5 && sign > 0)
+            b->fives |= (uint8_t)(1u << s);
     }
-    return false;
 }
 
-static bool has_five(bb128_t own)
+static void add_marble(bolix_t *b, int s, int cell)
 {
-    for (int i = 0; i < n_windows; i++)
-        if (bb128_eq(bb128_and(own, windows[i]), windows[i]))
-            return true;
-    return false;
+    for (int i = 0; i < cell_window_count[cell]; i++) {
+        int w = cell_windows[cell][i];
+        tally(b, w, -1);
+        b->count[w] = (uint8_t)(b->count[w] + (s ? 16 : 1));
+        tally(b, w, 1);
+    }
 }
+
+/* Only unmake takes marbles off without the game being over (a capture
+ * never breaks a five: the game ended with it), so fives stay as they are. */
+static void remove_marble(bolix_t *b, int s, int cell)
+{
+    for (int i = 0; i < cell_window_count[cell]; i++) {
+        int w = cell_windows[cell][i];
+        tally(b, w, -1);
+        b->count[w] = (uint8_t)(b->count[w] - (s ? 16 : 1));
+        tally(b, w, 1);
+    }
+}
+
+/* The counts from the boards (position strings, the start). */
+static void recount(bolix_t *b)
+{
+    memset(b->count, 0, sizeof b->count);
+    b->fives = 0;
+    b->fours[0] = b->fours[1] = 0;
+    b->lines[0] = b->lines[1] = 0;
+    for (int s = 0; s < 2; s++)
+        for (bb128_t m = b->men[s]; !bb128_empty(m);)
+            add_marble(b, s, bb128_pop(&m));
+}
+
+/* ---- rules ---- */
 
 /* Enemy marbles enclosed (own, enemy, enemy, own) by a marble of `own`
  * placed on cell. */
@@ -156,18 +211,18 @@ static int move_removed(move_t m) { return (int)(m >> 7 & 127) - 1; }
 
 static bool is_over(const bolix_t *b)
 {
-    return b->passes >= 2 || has_five(b->men[0]) || has_five(b->men[1]);
+    return b->passes >= 2 || b->fives;
 }
 
-/* Cells where `own` would complete a window of five (a four's empty cell). */
-static bb128_t five_makers(bb128_t own, bb128_t empty)
+/* Cells where s would complete a window of five (a four's empty cell). */
+static bb128_t five_makers(const bolix_t *b, int s)
 {
     bb128_t out = bb128_zero();
-    for (int i = 0; i < n_windows; i++) {
-        bb128_t w = windows[i], gap = bb128_andnot(w, own);
-        if (bb128_popcount(gap) == 1 && !bb128_empty(bb128_and(gap, empty)))
-            out = bb128_or(out, gap);
-    }
+    if (!b->fours[s])
+        return out;
+    for (int i = 0; i < n_windows; i++)
+        if (count_of(b, i, s) == 4 && open_for(b, i, s))
+            out = bb128_or(out, bb128_andnot(windows[i], b->men[s]));
     return out;
 }
 
@@ -177,38 +232,67 @@ static bb128_t empty_cells(const bolix_t *b)
     return bb128_andnot(all, bb128_or(b->men[0], b->men[1]));
 }
 
-/* Flags a placement: it wins, makes a four (a win threat), or captures. */
-static move_t flag(const bolix_t *b, int cell, move_t m, bool capture)
+/* Empty cells where s placing would enclose a pair of the other colour:
+ * found from s's marbles (the far end of each sandwich), which are fewer
+ * than the empty cells and mostly fail at the first neighbour. */
+static bb128_t capture_cells(const bolix_t *b, int s)
 {
-    bb128_t own = bb128_or(b->men[b->stm], bb128_bit(cell));
-    if (five_through(own, cell))
-        return m | MOVE_NOISY;
-    if (capture)
-        m |= MOVE_NOISY | MOVE_CAPTURE;
-    bb128_t empty = bb128_andnot(empty_cells(b), bb128_bit(cell));
-    for (int i = 0; i < cell_window_count[cell]; i++) {
-        bb128_t w = windows[cell_windows[cell][i]], gap = bb128_andnot(w, own);
-        if (bb128_popcount(gap) == 1 && !bb128_empty(bb128_and(gap, empty)))
-            return m | MOVE_NOISY | MOVE_FORCING;
+    bb128_t enemy = b->men[s ^ 1], empty = empty_cells(b), out = bb128_zero();
+    for (bb128_t m = b->men[s]; !bb128_empty(m);) {
+        int o = bb128_pop(&m);
+        for (int d = 0; d < 6; d++) {
+            const int8_t *t = sandwich[o][d];
+            if (t[2] >= 0 && bb128_test(enemy, t[0]) && bb128_test(enemy, t[1]) && bb128_test(empty, t[2]))
+                out = bb128_or(out, bb128_bit(t[2]));
+        }
     }
-    return m;
+    return out;
 }
 
-/* Every placement on a cell in `cells`, with each choice of removal. */
+/* What each empty cell would do for s, from one pass over the windows:
+ * complete five, make a four (a win threat), capture. */
+typedef struct placements {
+    bb128_t wins, fours, captures;
+} placements_t;
+
+static placements_t placements_of(const bolix_t *b, int s)
+{
+    placements_t p = {bb128_zero(), bb128_zero(), capture_cells(b, s)};
+    bb128_t empty = empty_cells(b);
+    for (int i = 0; i < n_windows; i++) {
+        if (!open_for(b, i, s))
+            continue;
+        int k = count_of(b, i, s);
+        if (k == 4)
+            p.wins = bb128_or(p.wins, bb128_and(windows[i], empty));
+        else if (k == 3)
+            p.fours = bb128_or(p.fours, bb128_and(windows[i], empty));
+    }
+    return p;
+}
+
+/* Every placement on a cell in `cells`, with each choice of removal,
+ * flagged: a win is noisy, a four noisy and forcing, a capture noisy. */
 static int gen_on(const bolix_t *b, bb128_t cells, move_t *moves)
 {
     int n = 0, pl = b->stm;
+    placements_t p = placements_of(b, pl);
     for (bb128_t m = cells; !bb128_empty(m);) {
         int c = bb128_pop(&m);
-        bb128_t own = bb128_or(b->men[pl], bb128_bit(c));
-        /* A winning placement captures nothing. */
-        bb128_t taken = five_through(own, c) ? bb128_zero() : enclosed(own, b->men[pl ^ 1], c);
+        if (bb128_test(p.wins, c)) { /* a winning placement captures nothing */
+            moves[n++] = encode(c, -1) | MOVE_NOISY;
+            continue;
+        }
+        move_t flags = bb128_test(p.fours, c) ? MOVE_NOISY | MOVE_FORCING : 0;
+        bb128_t taken = bb128_test(p.captures, c)
+                            ? enclosed(bb128_or(b->men[pl], bb128_bit(c)), b->men[pl ^ 1], c)
+                            : bb128_zero();
         if (bb128_empty(taken)) {
-            moves[n++] = flag(b, c, encode(c, -1), false);
+            moves[n++] = encode(c, -1) | flags;
             continue;
         }
         for (bb128_t t = taken; !bb128_empty(t);)
-            moves[n++] = flag(b, c, encode(c, bb128_pop(&t)), true);
+            moves[n++] = encode(c, bb128_pop(&t)) | flags | MOVE_NOISY | MOVE_CAPTURE;
     }
     return n;
 }
@@ -236,18 +320,17 @@ static int bolix_gen_moves(const position_t *pos, move_t *moves)
 /* Cells of the opponent's fours: where the opponent would make five. */
 static bb128_t threats_against(const bolix_t *b)
 {
-    return five_makers(b->men[b->stm ^ 1], empty_cells(b));
+    return five_makers(b, b->stm ^ 1);
 }
 
 /* The opponent's marbles that stand in its fours: removing one breaks it. */
 static bb128_t four_marbles(const bolix_t *b)
 {
-    bb128_t opp = b->men[b->stm ^ 1], empty = empty_cells(b), out = bb128_zero();
-    for (int i = 0; i < n_windows; i++) {
-        bb128_t w = windows[i], gap = bb128_andnot(w, opp);
-        if (bb128_popcount(gap) == 1 && !bb128_empty(bb128_and(gap, empty)))
-            out = bb128_or(out, bb128_and(w, opp));
-    }
+    int opp = b->stm ^ 1;
+    bb128_t out = bb128_zero();
+    for (int i = 0; i < n_windows; i++)
+        if (count_of(b, i, opp) == 4 && open_for(b, i, opp))
+            out = bb128_or(out, bb128_and(windows[i], b->men[opp]));
     return out;
 }
 
@@ -293,13 +376,14 @@ static int bolix_count_moves(const position_t *pos)
         return 0;
     if (b->hand[b->stm] == 0)
         return 1;
-    /* Placements without a capture count once; with one, once per choice. */
-    int n = 0, pl = b->stm;
-    for (bb128_t m = placeable(b); !bb128_empty(m);) {
+    /* Placements without a capture count once; with one, once per choice
+     * (a winning placement captures nothing). */
+    int pl = b->stm;
+    bb128_t cells = placeable(b), caps = bb128_andnot(bb128_and(capture_cells(b, pl), cells), five_makers(b, pl));
+    int n = bb128_popcount(cells) - bb128_popcount(caps);
+    for (bb128_t m = caps; !bb128_empty(m);) {
         int c = bb128_pop(&m);
-        bb128_t own = bb128_or(b->men[pl], bb128_bit(c));
-        bb128_t taken = five_through(own, c) ? bb128_zero() : enclosed(own, b->men[pl ^ 1], c);
-        n += bb128_empty(taken) ? 1 : bb128_popcount(taken);
+        n += bb128_popcount(enclosed(bb128_or(b->men[pl], bb128_bit(c)), b->men[pl ^ 1], c));
     }
     return n;
 }
@@ -316,7 +400,7 @@ static void set_ko(bolix_t *b, int cell)
 static void bolix_make(position_t *pos, move_t m, undo_t *u)
 {
     bolix_t *b = P(pos);
-    memcpy(u->w, b, sizeof *b);
+    memcpy(u->w, b, BOLIX_HEAD);
     int pl = b->stm;
     if (m == PASS) {
         if (b->passes == 0)
@@ -331,10 +415,12 @@ static void bolix_make(position_t *pos, move_t m, undo_t *u)
         b->men[pl] = bb128_or(b->men[pl], bb128_bit(c));
         b->hash ^= zobrist_men[pl][c];
         b->hand[pl]--;
+        add_marble(b, pl, c);
         if (r >= 0) {
             b->men[pl ^ 1] = bb128_xor(b->men[pl ^ 1], bb128_bit(r));
             b->hash ^= zobrist_men[pl ^ 1][r];
             b->hand[pl ^ 1]++;
+            remove_marble(b, pl ^ 1, r);
         }
         /* The victim may not place on the emptied cell on their next turn. */
         set_ko(b, r >= 0 ? r : NO_CELL);
@@ -345,8 +431,14 @@ static void bolix_make(position_t *pos, move_t m, undo_t *u)
 
 static void bolix_unmake(position_t *pos, move_t m, const undo_t *u)
 {
-    (void)m;
-    memcpy(P(pos), u->w, sizeof(bolix_t));
+    bolix_t *b = P(pos);
+    if (m != PASS) {
+        int pl = b->stm ^ 1, r = move_removed(m);
+        remove_marble(b, pl, move_place(m));
+        if (r >= 0)
+            add_marble(b, pl ^ 1, r);
+    }
+    memcpy(b, u->w, BOLIX_HEAD); /* the sums, as they were */
 }
 
 /* A placement never hurts the placer, so passing is a sound test; not
@@ -371,11 +463,11 @@ static bool bolix_decided(const position_t *pos, outcome_t *out)
 {
     const bolix_t *b = CP(pos);
     int last = b->stm ^ 1;
-    if (has_five(b->men[last])) {
+    if (b->fives & (1u << last)) {
         *out = (outcome_t){OUTCOME_WIN, player_bit(last), "five in a row"};
         return true;
     }
-    if (has_five(b->men[b->stm])) {
+    if (b->fives & (1u << b->stm)) {
         *out = (outcome_t){OUTCOME_WIN, player_bit(b->stm), "five in a row"};
         return true;
     }
@@ -396,48 +488,24 @@ static outcome_t bolix_outcome(const position_t *pos)
 
 /* ---- evaluation ---- */
 
-/* Value of a window holding k marbles of one colour and none of the other. */
-static const int window_value[5] = {0, 1, 8, 40, 300};
 enum { CAPTURE_THREAT = 30, HAND_MARBLE = 2, TO_MOVE_FOUR = 5000 };
 
-/* Cells where `own` placing would enclose a pair of `enemy`. */
-static int capture_chances(bb128_t own, bb128_t enemy, bb128_t empty)
-{
-    int n = 0;
-    for (bb128_t m = empty; !bb128_empty(m);) {
-        int c = bb128_pop(&m);
-        n += !bb128_empty(enclosed(own, enemy, c));
-    }
-    return n;
-}
 
 static score_t bolix_evaluate(const position_t *pos, eval_trace_t *t)
 {
     const bolix_t *b = CP(pos);
-    int lines[2] = {0, 0}, fours[2] = {0, 0};
-    for (int i = 0; i < n_windows; i++) {
-        int k0 = bb128_popcount(bb128_and(b->men[0], windows[i]));
-        int k1 = bb128_popcount(bb128_and(b->men[1], windows[i]));
-        if (k0 && !k1) {
-            lines[0] += window_value[k0 < 5 ? k0 : 4];
-            fours[0] += k0 == 4;
-        } else if (k1 && !k0) {
-            lines[1] += window_value[k1 < 5 ? k1 : 4];
-            fours[1] += k1 == 4;
-        }
-    }
+    const int lines[2] = {b->lines[0], b->lines[1]}; /* kept by make and unmake */
     eval_trace_add(t, "lines", lines[0], lines[1]);
-    bb128_t empty = empty_cells(b);
     int caps[2];
     for (int pl = 0; pl < 2; pl++)
-        caps[pl] = CAPTURE_THREAT * capture_chances(b->men[pl], b->men[pl ^ 1], empty);
+        caps[pl] = CAPTURE_THREAT * bb128_popcount(capture_cells(b, pl));
     eval_trace_add(t, "capture threats", caps[0], caps[1]);
     int hand[2] = {HAND_MARBLE * b->hand[0], HAND_MARBLE * b->hand[1]};
     eval_trace_add(t, "marbles in hand", hand[0], hand[1]);
     int stm = b->stm, opp = stm ^ 1;
     /* A four of the side to move with a free cell wins next move. */
     int win[2] = {0, 0};
-    if (fours[stm] && b->hand[stm] && !bb128_empty(bb128_andnot(five_makers(b->men[stm], empty),
+    if (b->fours[stm] && b->hand[stm] && !bb128_empty(bb128_andnot(five_makers(b, stm),
                                                              b->ko == NO_CELL ? bb128_zero() : bb128_bit(b->ko))))
         win[stm] = TO_MOVE_FOUR;
     eval_trace_add(t, "four to play", win[0], win[1]);
@@ -494,6 +562,7 @@ static void set_start(position_t *pos)
     b->hand[0] = b->hand[1] = HAND;
     b->ko = NO_CELL;
     rehash(b);
+    recount(b);
 }
 
 static int parse_cell(const char *s, int *used)
@@ -565,6 +634,7 @@ static bool parse_fen(position_t *pos, const char *fen, char *err, size_t errlen
         b->ko = (uint8_t)k;
     }
     rehash(b);
+    recount(b);
     return true;
 }
 
