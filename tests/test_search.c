@@ -642,6 +642,40 @@ START_TEST(pass_turn_hooks)
 }
 END_TEST
 
+/* Issue 11: seven men against one in a corner. Without a plan (mop-up:
+ * close in, drive to the edge, take the moves away) the search wandered
+ * until the ply limit; at 20,000 nodes a move, both sides, red must now
+ * take the last man within 200 plies. */
+START_TEST(brax_mop_up_wins_seven_against_one)
+{
+    position_t pos;
+    load_fen(&brax_denham, &pos, "8b/9/9/9/9/9/9/9/1rrrrrrr1 r - 0");
+    uint64_t keys[400];
+    int n_keys = 0, ply = 0;
+    outcome_t o = {OUTCOME_NONE, 0, NULL};
+    for (; ply < 200; ply++) {
+        move_t moves[MAX_MOVES];
+        if (brax_denham.gen_moves(&pos, moves) == 0) {
+            o = brax_denham.outcome(&pos);
+            break;
+        }
+        search_request_t req = {0};
+        req.game = &brax_denham;
+        req.root = pos;
+        req.history = keys;
+        req.history_len = n_keys;
+        limits_init(&req.limits);
+        req.limits.nodes = 20000;
+        search_reset_stop(S);
+        search_result_t r = search_run(S, &req);
+        keys[n_keys++] = brax_denham.hash(&pos);
+        undo_t u;
+        brax_denham.make(&pos, r.best, &u);
+    }
+    ck_assert_msg(o.kind == OUTCOME_WIN && o.players == player_bit(0), "no red win after %d plies", ply);
+}
+END_TEST
+
 Suite *suite_search(void)
 {
     Suite *s = suite_create("search");
@@ -679,6 +713,7 @@ Suite *suite_search(void)
     tcase_add_test(tc, movetime_is_used_to_the_end);
     tcase_add_test(tc, mate_moves_follow_the_turns);
     tcase_add_test(tc, pass_turn_hooks);
+    tcase_add_test(tc, brax_mop_up_wins_seven_against_one);
     tcase_add_test(tc, a_search_stopped_at_once_still_answers_well);
     suite_add_tcase(s, tc);
     return s;
