@@ -12,7 +12,7 @@ RELFLAGS = $(CFLAGS) $(if $(ARCH),-march=$(ARCH)) -flto=auto
 # build/arch names the ARCH the binaries were last linked for; it changes
 # with ARCH, so that switching relinks them from that ARCH's objects.
 $(shell mkdir -p build; [ "$$(cat build/arch 2>/dev/null)" = "$(ARCH)" ] || echo "$(ARCH)" > build/arch)
-LDLIBS  := -lpthread
+LDLIBS  := -lpthread -lm
 
 LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/search/*.c) protocol/protocol.c protocol/otep.c \
             protocol/otn.c protocol/analyse.c protocol/play.c

@@ -17,6 +17,7 @@
 #include "search.h"
 
 #include <assert.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,27 @@
 #define NULL_MIN_DEPTH 3
 #define NULL_REDUCTION 3
 #define NULL_VERIFY_DEPTH 10
+/* Late move pruning: at depth up to LMP_DEPTH, quiet moves after the
+ * first 3 + depth^2 are not searched at all. */
+#define LMP_DEPTH 3
+/* Futility pruning: at depth up to FUTILITY_DEPTH, quiet moves are not
+ * searched when the evaluation plus FUTILITY_MARGIN per ply cannot reach
+ * alpha. */
+#define FUTILITY_DEPTH 2
+#define FUTILITY_MARGIN 150
+
+/* Late move reductions: 0.75 + ln(depth) ln(move number) / 2.25 plies
+ * (Ethereal's formula), one less in the principal variation and for a
+ * killer. */
+static int lmr_table[64][64];
+static pthread_once_t lmr_once = PTHREAD_ONCE_INIT;
+
+static void init_lmr(void)
+{
+    for (int d = 1; d < 64; d++)
+        for (int m = 1; m < 64; m++)
+            lmr_table[d][m] = (int)(0.75 + log(d) * log(m) / 2.25);
+}
 
 typedef struct ctx ctx_t;
 
@@ -131,6 +153,7 @@ searcher_t *searcher_new(size_t hash_mb)
         return NULL;
     }
     s->threads = 1;
+    pthread_once(&lmr_once, init_lmr);
     atomic_init(&s->stop, false);
     atomic_init(&s->helpers_stop, false);
     atomic_init(&s->pondering, false);
@@ -841,10 +864,25 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
     int tried_n = 0;
 
     bool brs_reply = c->brs_reply[ply];
+    bool may_prune = c->null_ok && !pv_node && !respond && eval != -SCORE_INF;
     for (int i = 0; i < n; i++) {
         move_t m = pick_move(moves, scores, n, i);
+        bool quiet = !(m & MOVE_NOISY), killer = m == c->killers[ply][0] || m == c->killers[ply][1];
         undo_t u;
         push_move(c, m, ply, &u);
+        /* A move the opponent must answer (a king that now sees a corner)
+         * is neither pruned nor reduced, as chess engines treat checks. */
+        bool threat = quiet && c->g->must_respond && c->g->must_respond(&c->pos);
+        quiet &= !threat;
+        /* 7. Late move and futility pruning: near the leaves, once a move
+         * has kept the game alive, late quiet moves and quiet moves that
+         * cannot lift the evaluation to alpha are not searched. */
+        if (may_prune && quiet && !killer && best > -SCORE_WIN_BOUND &&
+            ((depth <= LMP_DEPTH && tried_n >= 3 + depth * depth) ||
+             (depth <= FUTILITY_DEPTH && eval + FUTILITY_MARGIN * depth <= alpha))) {
+            pop_move(c, m, &u);
+            continue;
+        }
         /* A best reply is the only opponent move before the root player's
          * next turn (the other opponents pass). */
         position_t before_hand;
@@ -858,13 +896,17 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
         if (i == 0) {
             sc = child_score(c, team, depth - 1, ply, alpha, beta, pv_node);
         } else {
-            /* 7. Late move reductions: quiet moves ordered late rarely matter. */
+            /* 8. Late move reductions: quiet moves ordered late rarely matter. */
             int r = 0;
-            if (depth >= 3 && i >= 3 && !(m & MOVE_NOISY))
+            if (depth >= 3 && i >= 2 && quiet && c->null_ok)
+                r = lmr_table[depth < 64 ? depth : 63][i < 64 ? i : 63] - pv_node - killer;
+            else if (depth >= 3 && i >= 3 && quiet) /* games with dice or more sides: as measured there */
                 r = 1 + (i >= 8) + (depth >= 8 && i >= 16);
             if (r > depth - 2)
-                r = depth > 2 ? depth - 2 : 0;
-            /* 8. Principal variation search: prove the move no better with
+                r = depth - 2;
+            if (r < 0)
+                r = 0;
+            /* 9. Principal variation search: prove the move no better with
              * a null window, and search it fully only if that fails. */
             sc = child_score(c, team, depth - 1 - r, ply, alpha, alpha + 1, false);
             if (sc > alpha && r > 0)
