@@ -73,6 +73,9 @@ static int team_of(int pl) { return pl & 1; }
 static bool team_game(const brax_t *b) { return b->players > 2; }
 
 static bb128_t step1[N_PTS];
+/* The point and every point one or two steps from it: all a man's threats
+ * depend on (its own point, a path's middle, the victims). */
+static bb128_t near2[N_PTS];
 static int8_t path_mid[N_PTS][2][MAX_PATHS], path_end[N_PTS][2][MAX_PATHS];
 static int8_t path_count[N_PTS][2];
 /* zobrist_stm[0] is 0 and [1] the two-player side key; the team games add
@@ -137,6 +140,11 @@ static void init_tables(void)
                 path_end[p][col][k] = (int8_t)t;
             }
         }
+    }
+    for (int p = 0; p < N_PTS; p++) {
+        near2[p] = bb128_or(bb128_bit(p), step1[p]);
+        for (bb128_t m = step1[p]; !bb128_empty(m);)
+            near2[p] = bb128_or(near2[p], step1[bb128_pop(&m)]);
     }
     rng_t rng = {0xB3A7B3A7u};
     for (int c = 0; c < 2; c++)
@@ -228,6 +236,19 @@ static bool any_threat(bb128_t own, int t, bb128_t friends, bb128_t enemy, bb128
     return false;
 }
 
+/* The men of `own` that threaten a man in `victims`: any_threat, man by
+ * man. */
+static bb128_t threatening_men(bb128_t own, int t, bb128_t friends, bb128_t enemy, bb128_t victims, bool dbl)
+{
+    bb128_t out = bb128_zero();
+    for (bb128_t m = own; !bb128_empty(m);) {
+        int p = bb128_pop(&m);
+        if (any_threat(bb128_bit(p), t, friends, enemy, victims, dbl))
+            out = bb128_or(out, bb128_bit(p));
+    }
+    return out;
+}
+
 /* Moves of player pl's men in `from_set`, without calls. */
 static int gen_plain(const brax_t *b, int pl, bb128_t from_set, move_t *moves)
 {
@@ -286,16 +307,26 @@ static bool is_over(const brax_t *b)
 
 static int next_slot(const brax_t *b, bb128_t taken);
 
-/* May the player to move of b add a call to m? Judged on the position after
- * m (settled points 1-4 and 8 in the team games), built from the boards the
- * move changes rather than by making it: this runs for every move. */
-static bool call_allowed(const brax_t *b, move_t m)
+/* Can the player to move call at all this turn, whatever the move? */
+static bool calls_possible(const brax_t *b)
 {
-    int pl = b->stm, t = team_of(pl);
     if (b->variant == V_EASY || blue_first_of_two(b))
         return false;
-    if (b->variant != V_ZILLIONS && (b->called & (1u << t)))
-        return false; /* not on the team's turn right after its call */
+    /* Not on the team's turn right after its call. */
+    return b->variant == V_ZILLIONS || !(b->called & (1u << team_of(b->stm)));
+}
+
+/* May the player to move of b add a call to m? Judged on the position after
+ * m (settled points 1-4 and 8 in the team games), built from the boards the
+ * move changes rather than by making it: this runs for every move.
+ * `steady`, when not NULL (two-player games), holds the mover's men that
+ * threaten an enemy man before the move: a move changes no threat of a man
+ * more than two steps from every point it touches, so only the men near
+ * those points are tested again. enemy_near: the points within two steps
+ * of an enemy man, outside which no man threatens anything. */
+static bool call_allowed(const brax_t *b, move_t m, const bb128_t *steady, bb128_t enemy_near)
+{
+    int pl = b->stm, t = team_of(pl);
     bb128_t moved = bb128_zero(), taken = bb128_zero();
     if (!(m & MOVE_PASS)) {
         moved = bb128_or(bb128_bit(move_from(m)), bb128_bit(move_to(m)));
@@ -317,7 +348,17 @@ static bool call_allowed(const brax_t *b, move_t m)
         if (team_of(next) == t)
             return false;
     }
-    return any_threat(own, t, friends, enemy, bb128_andnot(b->men[next], taken), has_double_capture(b));
+    bb128_t victims = bb128_andnot(b->men[next], taken);
+    if (steady && !(m & MOVE_PASS)) {
+        bb128_t near = bb128_or(near2[move_from(m)], near2[move_to(m)]);
+        if (move_mid(m) >= 0)
+            near = bb128_or(near, near2[move_mid(m)]);
+        if (!bb128_empty(bb128_andnot(*steady, near)))
+            return true;
+        own = bb128_and(own, near);
+    }
+    own = bb128_and(own, enemy_near);
+    return !bb128_empty(own) && any_threat(own, t, friends, enemy, victims, has_double_capture(b));
 }
 
 static int gen(const brax_t *b, move_t *moves, bool noisy_only)
@@ -342,6 +383,15 @@ static int gen(const brax_t *b, move_t *moves, bool noisy_only)
         if (pass)
             plain[n++] = MOVE_PASS;
     }
+    bool calls = calls_possible(b);
+    bb128_t steady = bb128_zero(), enemy_near = bb128_zero();
+    if (calls) {
+        for (bb128_t e = b->team[team_of(pl) ^ 1]; !bb128_empty(e);)
+            enemy_near = bb128_or(enemy_near, near2[bb128_pop(&e)]);
+        if (!team_game(b))
+            steady = threatening_men(bb128_and(b->men[pl], enemy_near), team_of(pl), b->team[team_of(pl)],
+                                     b->team[team_of(pl) ^ 1], b->men[pl ^ 1], has_double_capture(b));
+    }
     int out = 0;
     for (int i = 0; i < n; i++) {
         move_t m = plain[i];
@@ -351,7 +401,7 @@ static int gen(const brax_t *b, move_t *moves, bool noisy_only)
          * stopping just before one would hide what it wins. */
         if (!noisy_only || (m & MOVE_CAPTURE))
             moves[out++] = m;
-        if (call_allowed(b, m))
+        if (calls && call_allowed(b, m, team_game(b) ? NULL : &steady, enemy_near))
             moves[out++] = m | MOVE_CALL | MOVE_NOISY;
     }
     return out;
