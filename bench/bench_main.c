@@ -8,6 +8,9 @@
  *   - a long game: a position command of 100,000 Brax moves, the time to
  *     apply it (record alone, and the whole protocol command) and the
  *     record's memory.
+ * `bench_denham smp [THREADS]` (not part of make bench: it needs idle
+ * cores): time to depth on the bench positions with 1 and THREADS (default
+ * 2) threads, and stop latency with THREADS threads.
  * Figures, not tests: nothing here fails on speed, only on wrong counts.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -261,8 +264,62 @@ static void long_game(void)
     free(text);
 }
 
+/* Time to the game's bench depth over its bench positions, each searched
+ * alone on a cleared table; total ms. */
+static int64_t time_to_depth(const game_t *g, searcher_t *s, int depth)
+{
+    int64_t total = 0;
+    for (int i = 0; g->bench_fens[i]; i++) {
+        search_request_t req = {0};
+        char err[160];
+        if (!g->parse_fen(&req.root, g->bench_fens[i], err, sizeof err))
+            return -1;
+        req.game = g;
+        limits_init(&req.limits);
+        req.limits.depth = depth;
+        searcher_clear(s);
+        search_reset_stop(s);
+        int64_t t0 = now_us();
+        search_run(s, &req);
+        total += now_us() - t0;
+    }
+    return total / 1000;
+}
+
+/* Lazy SMP: time to depth with 1 and n threads (best of 3 each), and the
+ * stop latency with n threads. */
+static void smp(int n)
+{
+    const char *games[] = {"brandubh", "brax", "bolix"};
+    const int depths[] = {12, 11, 7};
+    searcher_t *s = searcher_new(64);
+    if (!s)
+        return;
+    for (int i = 0; i < 3; i++) {
+        const game_t *g = variants_find(games[i]);
+        int64_t best[2] = {-1, -1};
+        for (int k = 0; k < 2; k++) {
+            searcher_set_threads(s, k ? n : 1);
+            for (int run = 0; run < 3; run++) {
+                int64_t t = time_to_depth(g, s, depths[i]);
+                if (best[k] < 0 || t < best[k])
+                    best[k] = t;
+            }
+        }
+        printf("smp %s depth %d: 1 thread %lld ms, %d threads %lld ms: %.2fx\n", g->name, depths[i],
+               (long long)best[0], n, (long long)best[1], (double)best[0] / (double)(best[1] > 0 ? best[1] : 1));
+        searcher_set_threads(s, n);
+        stop_latency(g, s);
+    }
+    searcher_free(s);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "smp") == 0) {
+        smp(argc > 2 ? atoi(argv[2]) : 2);
+        return 0;
+    }
     if (argc > 1 && strcmp(argv[1], "long-game") == 0) { /* that figure alone */
         long_game();
         return 0;
