@@ -625,6 +625,35 @@ static int placement(const brax_t *b, int pl)
     return v;
 }
 
+/* One pass over a player's men for the evaluation: the points they reach
+ * (mobility()) and the enemy men they threaten (threats()). */
+static int mobility_and_threats(const brax_t *b, int pl, bb128_t *hits)
+{
+    int t = team_of(pl);
+    bb128_t friends = b->team[t], enemy = b->team[t ^ 1], occ = bb128_or(friends, enemy), res = bb128_zero();
+    bool dbl = has_double_capture(b);
+    int n = 0;
+    for (bb128_t m = b->men[pl]; !bb128_empty(m);) {
+        int p = bb128_pop(&m);
+        bb128_t near = bb128_andnot(step1[p], friends), reach = bb128_zero();
+        n += bb128_popcount(near);
+        res = bb128_or(res, bb128_and(near, enemy));
+        for (int k = 0; k < path_count[p][t]; k++) {
+            int mid = path_mid[p][t][k], end = path_end[p][t][k];
+            if (!bb128_test(occ, mid)) {
+                reach = bb128_or(reach, bb128_bit(end));
+            } else if (dbl && bb128_test(enemy, mid) && bb128_test(enemy, end)) {
+                res = bb128_or(res, bb128_or(bb128_bit(mid), bb128_bit(end)));
+            }
+        }
+        reach = bb128_andnot(reach, friends);
+        n += bb128_popcount(reach);
+        res = bb128_or(res, bb128_and(reach, enemy));
+    }
+    *hits = res;
+    return n;
+}
+
 /* Points a player's men reach: 1-steps, and 2-steps along the team's colour. */
 static int mobility(const brax_t *b, int pl)
 {
@@ -693,20 +722,21 @@ static score_t brax_evaluate(const position_t *pos, eval_trace_t *t)
     const brax_t *b = CP(pos);
     int stm = b->stm, us = team_of(stm), them = us ^ 1;
     int mat[2], mob[2] = {0, 0}, place[2] = {0, 0}, threat[2] = {0, 0}, hanging[2] = {0, 0}, braxed[2] = {0, 0};
+    bb128_t hits[MAX_PLAYERS];
     for (int pl = 0; pl < b->players; pl++) {
-        mob[team_of(pl)] += MOBILITY * mobility(b, pl);
+        mob[team_of(pl)] += MOBILITY * mobility_and_threats(b, pl, &hits[pl]);
         place[team_of(pl)] += placement(b, pl);
     }
     for (int tm = 0; tm < 2; tm++)
         mat[tm] = VAL_MAN * bb128_popcount(b->team[tm]);
     int foe = team_game(b) ? next_of_team(b, them) : stm ^ 1;
-    bb128_t foe_hits = threats(b, foe);
-    int ours_hit = bb128_popcount(threats(b, stm)), theirs_hit = bb128_popcount(bb128_and(foe_hits, b->men[stm]));
+    bb128_t foe_hits = hits[foe];
+    int ours_hit = bb128_popcount(hits[stm]), theirs_hit = bb128_popcount(bb128_and(foe_hits, b->men[stm]));
     threat[us] = ours_hit ? TO_MOVE_THREAT : 0;
     hanging[them] = -HANGING * ours_hit;
     hanging[us] = -HANGING * (theirs_hit > 1 ? theirs_hit - 1 : 0);
     /* Braxed: bound by a call with threatened men to choose from. */
-    bb128_t bound = b->caller == foe ? bb128_and(foe_hits, b->men[stm]) : forced_men(b);
+    bb128_t bound = b->caller >= 0 ? bb128_and(hits[b->caller], b->men[stm]) : bb128_zero();
     if (!bb128_empty(bound))
         braxed[us] = -BRAXED;
     eval_trace_add(t, "material", mat[RED], mat[BLUE]);
