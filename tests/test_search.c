@@ -35,6 +35,27 @@ static search_result_t search_with(const game_t *g, const char *fen, int depth, 
     return search_run(S, &req);
 }
 
+/* A request for fen (NULL: the game's start) with no limits set. */
+static search_request_t request(const game_t *g, const char *fen)
+{
+    search_request_t req = {0};
+    req.game = g;
+    if (fen)
+        load_fen(g, &req.root, fen);
+    else
+        g->set_start(&req.root);
+    limits_init(&req.limits);
+    return req;
+}
+
+/* Runs req on a cleared table. */
+static search_result_t run_cleared(const search_request_t *req)
+{
+    searcher_clear(S);
+    search_reset_stop(S);
+    return search_run(S, req);
+}
+
 static search_result_t search_mode(const game_t *g, const char *fen, int depth, multiplayer_t multi,
                                    chance_pruning_t pruning)
 {
@@ -342,18 +363,13 @@ static void check_seldepth(void *ctx, const position_t *root, const search_info_
 
 static search_result_t search_lines(const game_t *g, const char *fen, int depth, int multipv, collected_t *out)
 {
-    search_request_t req = {0};
-    req.game = g;
-    load_fen(g, &req.root, fen);
-    limits_init(&req.limits);
+    search_request_t req = request(g, fen);
     req.limits.depth = depth;
     req.multipv = multipv;
     req.report = collect;
     req.report_ctx = out;
     *out = (collected_t){0};
-    searcher_clear(S);
-    search_reset_stop(S);
-    return search_run(S, &req);
+    return run_cleared(&req);
 }
 
 /* Each iteration reports k lines numbered 1..k, best first, each with a
@@ -440,10 +456,7 @@ static void *stop_later(void *arg)
 START_TEST(threads_stop_on_request)
 {
     ck_assert(searcher_set_threads(S, 4));
-    search_request_t req = {0};
-    req.game = &brax_denham;
-    brax_denham.set_start(&req.root);
-    limits_init(&req.limits);
+    search_request_t req = request(&brax_denham, NULL);
     req.limits.infinite = true;
     search_reset_stop(S);
     pthread_t t;
@@ -485,16 +498,11 @@ START_TEST(quiescence_scores_a_position_without_moves)
     load_fen(&brandubh_v1, &pos, fen);
     move_t only = brandubh_v1.parse_move(&pos, "b3b2");
     ck_assert_uint_ne(only, MOVE_NONE);
-    search_request_t req = {0};
-    req.game = &brandubh_v1;
-    req.root = pos;
-    limits_init(&req.limits);
+    search_request_t req = request(&brandubh_v1, fen);
     req.limits.depth = 1;
     req.root_moves = &only;
     req.n_root_moves = 1;
-    searcher_clear(S);
-    search_reset_stop(S);
-    search_result_t r = search_run(S, &req);
+    search_result_t r = run_cleared(&req);
     ck_assert_uint_eq(r.best, only);
     ck_assert_int_eq(r.score, SCORE_DRAW);
 }
@@ -504,17 +512,11 @@ END_TEST
  * to depth 127), and no report shows seldepth below depth. */
 START_TEST(a_proven_mate_ends_the_search)
 {
-    collected_t c;
-    search_request_t req = {0};
-    req.game = &brandubh_v1;
-    load_fen(&brandubh_v1, &req.root, "1a2a2/3a2a/2dd3/a2k3/d2a3/3a3/1a2d2 d");
-    limits_init(&req.limits); /* no limit at all */
+    collected_t c = {0};
+    search_request_t req = request(&brandubh_v1, "1a2a2/3a2a/2dd3/a2k3/d2a3/3a3/1a2d2 d"); /* no limit at all */
     req.report = check_seldepth;
     req.report_ctx = &c;
-    c = (collected_t){0};
-    searcher_clear(S);
-    search_reset_stop(S);
-    search_result_t r = search_run(S, &req);
+    search_result_t r = run_cleared(&req);
     int moves;
     ck_assert(search_score_is_mate(r.score, &moves));
     ck_assert_int_eq(moves, 3);
@@ -529,15 +531,10 @@ END_TEST
  * has finished. */
 START_TEST(movetime_is_used_to_the_end)
 {
-    search_request_t req = {0};
-    req.game = &brax_denham;
-    brax_denham.set_start(&req.root);
-    limits_init(&req.limits);
+    search_request_t req = request(&brax_denham, NULL);
     req.limits.movetime = 600;
-    searcher_clear(S);
-    search_reset_stop(S);
     int64_t start = timeman_now_ms();
-    search_result_t r = search_run(S, &req);
+    search_result_t r = run_cleared(&req);
     int64_t took = timeman_now_ms() - start;
     ck_assert_msg(took >= 590 && took < 1000, "answered after %lld ms of 600", (long long)took);
     ck_assert_uint_ne(r.best, MOVE_NONE);
@@ -548,17 +545,13 @@ END_TEST
  * iteration still answers with a legal move chosen by the evaluation. */
 START_TEST(a_search_stopped_at_once_still_answers_well)
 {
-    search_request_t req = {0};
-    req.game = variants_find("bolix");
-    load_fen(req.game, &req.root, "w5/2b1b2/1bbbw3/1wbw5/2wb1w4/4ww4/1bwwwwb2/2wb4/1b5/3b2 w 24 23 - 0");
-    limits_init(&req.limits);
+    search_request_t req =
+        request(variants_find("bolix"), "w5/2b1b2/1bbbw3/1wbw5/2wb1w4/4ww4/1bwwwwb2/2wb4/1b5/3b2 w 24 23 - 0");
     req.limits.nodes = 1;
     collected_t c = {0};
     req.report = collect;
     req.report_ctx = &c;
-    searcher_clear(S);
-    search_reset_stop(S);
-    search_result_t r = search_run(S, &req);
+    search_result_t r = run_cleared(&req);
     ck_assert_int_eq(r.depth, 1);
     ck_assert_int_eq(c.n, 1);
     ck_assert_uint_eq(c.info[0].pv[0], r.best);
