@@ -40,6 +40,9 @@ typedef struct bolix_pos {
     uint8_t fives;  /* bit s: colour s has five in a row */
     uint8_t fours[2];  /* windows of four of s and none of the other */
     int16_t lines[2];  /* window_value summed over the windows s alone holds */
+    /* By window index: the windows holding three (four) of s and none of
+     * the other, where a placement makes a four (five). */
+    bb128_t open3[2], open4[2];
     /* Per window of five, the marbles of each colour (black in the low
      * nibble, white in the high), kept by make and unmake: the rules and
      * the evaluation read them instead of rescanning the board. */
@@ -74,6 +77,11 @@ static const bolix_t *CP(const position_t *p) { return (const bolix_t *)p->bytes
 /* ---- geometry ---- */
 
 static int at(int q, int n) { return q >= 0 && q < 10 && n >= 1 && n <= 10 ? cell_at[q][n] : -1; }
+
+/* Value of a window holding k marbles of one colour and none of the other. */
+static const int window_value[5] = {0, 1, 8, 40, 300};
+
+static void init_worth(void);
 
 static void init_tables(void)
 {
@@ -116,6 +124,7 @@ static void init_tables(void)
     for (int c = 0; c <= N_CELLS; c++)
         zobrist_ko[c] = rng_next(&rng);
     zobrist_pass = rng_next(&rng);
+    init_worth();
 }
 
 static void ensure_tables(void) { pthread_once(&tables_once, init_tables); }
@@ -130,35 +139,61 @@ int bolix_window_count(void)
 
 /* ---- window counts ---- */
 
-/* Value of a window holding k marbles of one colour and none of the other. */
-static const int window_value[5] = {0, 1, 8, 40, 300};
 
-static int count_of(const bolix_t *b, int w, int s) { return s ? b->count[w] >> 4 : b->count[w] & 15; }
-/* A window s could still fill: four or fewer of s and none of the other. */
-static bool open_for(const bolix_t *b, int w, int s) { return count_of(b, w, s ^ 1) == 0; }
 
-/* Adds (sign 1) or takes away (-1) what window w's counts are worth to
- * the running sums: lines, fours and fives. */
-static void tally(bolix_t *b, int w, int sign)
+/* What a window's count byte is worth to the running sums, for every
+ * byte: a change of count applies the difference (no branches per
+ * colour in make and unmake). */
+typedef struct window_worth {
+    int16_t lines[2];
+    uint8_t fours[2];
+    uint8_t fives, open3, open4; /* bit s: s has five, an open three, an open four */
+    bool any;                     /* worth something at all */
+} window_worth_t;
+
+static window_worth_t worth[256];
+
+static void init_worth(void)
 {
-    for (int s = 0; s < 2; s++) {
-        int k = count_of(b, w, s);
-        if (k == 0 || count_of(b, w, s ^ 1) != 0)
-            continue;
-        b->lines[s] = (int16_t)(b->lines[s] + sign * window_value[k < 5 ? k : 4]);
-        b->fours[s] = (uint8_t)(b->fours[s] + sign * (k == 4));
-        if (k == 5 && sign > 0)
-            b->fives |= (uint8_t)(1u << s);
+    for (int byte = 0; byte < 256; byte++) {
+        window_worth_t *v = &worth[byte];
+        for (int s = 0; s < 2; s++) {
+            int k = s ? byte >> 4 : byte & 15, other = s ? byte & 15 : byte >> 4;
+            if (k == 0 || k > 5 || other != 0)
+                continue;
+            v->lines[s] = (int16_t)window_value[k < 5 ? k : 4];
+            v->fours[s] = k == 4;
+            v->fives |= (uint8_t)((k == 5) << s);
+            v->open3 |= (uint8_t)((k == 3) << s);
+            v->open4 |= (uint8_t)((k == 4) << s);
+            v->any = true;
+        }
     }
+}
+
+/* Window w's count byte becomes `to`: the sums follow. */
+static void set_count(bolix_t *b, int w, uint8_t to)
+{
+    const window_worth_t *was = &worth[b->count[w]], *now = &worth[to];
+    b->count[w] = to;
+    if (!was->any && !now->any) /* a window both colours hold */
+        return;
+    for (int s = 0; s < 2; s++) {
+        b->lines[s] = (int16_t)(b->lines[s] + now->lines[s] - was->lines[s]);
+        b->fours[s] = (uint8_t)(b->fours[s] + now->fours[s] - was->fours[s]);
+        if ((was->open3 ^ now->open3) >> s & 1)
+            b->open3[s] = bb128_xor(b->open3[s], bb128_bit(w));
+        if ((was->open4 ^ now->open4) >> s & 1)
+            b->open4[s] = bb128_xor(b->open4[s], bb128_bit(w));
+    }
+    b->fives |= now->fives;
 }
 
 static void add_marble(bolix_t *b, int s, int cell)
 {
     for (int i = 0; i < cell_window_count[cell]; i++) {
         int w = cell_windows[cell][i];
-        tally(b, w, -1);
-        b->count[w] = (uint8_t)(b->count[w] + (s ? 16 : 1));
-        tally(b, w, 1);
+        set_count(b, w, (uint8_t)(b->count[w] + (s ? 16 : 1)));
     }
 }
 
@@ -168,9 +203,7 @@ static void remove_marble(bolix_t *b, int s, int cell)
 {
     for (int i = 0; i < cell_window_count[cell]; i++) {
         int w = cell_windows[cell][i];
-        tally(b, w, -1);
-        b->count[w] = (uint8_t)(b->count[w] - (s ? 16 : 1));
-        tally(b, w, 1);
+        set_count(b, w, (uint8_t)(b->count[w] - (s ? 16 : 1)));
     }
 }
 
@@ -181,6 +214,7 @@ static void recount(bolix_t *b)
     b->fives = 0;
     b->fours[0] = b->fours[1] = 0;
     b->lines[0] = b->lines[1] = 0;
+    b->open3[0] = b->open3[1] = b->open4[0] = b->open4[1] = bb128_zero();
     for (int s = 0; s < 2; s++)
         for (bb128_t m = b->men[s]; !bb128_empty(m);)
             add_marble(b, s, bb128_pop(&m));
@@ -218,11 +252,8 @@ static bool is_over(const bolix_t *b)
 static bb128_t five_makers(const bolix_t *b, int s)
 {
     bb128_t out = bb128_zero();
-    if (!b->fours[s])
-        return out;
-    for (int i = 0; i < n_windows; i++)
-        if (count_of(b, i, s) == 4 && open_for(b, i, s))
-            out = bb128_or(out, bb128_andnot(windows[i], b->men[s]));
+    for (bb128_t m = b->open4[s]; !bb128_empty(m);)
+        out = bb128_or(out, bb128_andnot(windows[bb128_pop(&m)], b->men[s]));
     return out;
 }
 
@@ -259,15 +290,10 @@ static placements_t placements_of(const bolix_t *b, int s)
 {
     placements_t p = {bb128_zero(), bb128_zero(), capture_cells(b, s)};
     bb128_t empty = empty_cells(b);
-    for (int i = 0; i < n_windows; i++) {
-        if (!open_for(b, i, s))
-            continue;
-        int k = count_of(b, i, s);
-        if (k == 4)
-            p.wins = bb128_or(p.wins, bb128_and(windows[i], empty));
-        else if (k == 3)
-            p.fours = bb128_or(p.fours, bb128_and(windows[i], empty));
-    }
+    for (bb128_t m = b->open4[s]; !bb128_empty(m);)
+        p.wins = bb128_or(p.wins, bb128_and(windows[bb128_pop(&m)], empty));
+    for (bb128_t m = b->open3[s]; !bb128_empty(m);)
+        p.fours = bb128_or(p.fours, bb128_and(windows[bb128_pop(&m)], empty));
     return p;
 }
 
@@ -328,9 +354,8 @@ static bb128_t four_marbles(const bolix_t *b)
 {
     int opp = b->stm ^ 1;
     bb128_t out = bb128_zero();
-    for (int i = 0; i < n_windows; i++)
-        if (count_of(b, i, opp) == 4 && open_for(b, i, opp))
-            out = bb128_or(out, bb128_and(windows[i], b->men[opp]));
+    for (bb128_t m = b->open4[opp]; !bb128_empty(m);)
+        out = bb128_or(out, bb128_and(windows[bb128_pop(&m)], b->men[opp]));
     return out;
 }
 
