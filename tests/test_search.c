@@ -699,6 +699,7 @@ Suite *suite_search(void)
     tcase_add_test(tc, threads_stop_on_request);
     suite_add_tcase(s, tc);
     tc = tcase_create("issue 11 defects");
+    tcase_set_timeout(tc, 300);
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, reverse_futility_never_hides_a_mate);
     tcase_add_test(tc, quiescence_scores_a_position_without_moves);
