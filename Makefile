@@ -39,12 +39,28 @@ SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 TSAN_OBJ := $(LIB_SRC:%.c=build/tsan/%.o)
 TSANFLAGS := -O1 -g -fsanitize=thread
 
-.PHONY: all portable deps test sanitize tsan bench fuzz soak soak-tsan clean
+.PHONY: all portable pgo deps test sanitize tsan bench fuzz soak soak-tsan clean
 all: denham denham-match
 
 # For another machine: no -march.
 portable:
 	$(MAKE) ARCH= denham denham-match
+
+# Profile-guided build of ./denham: an instrumented build runs `bench` in
+# the main games, then the same objects are rebuilt with its profile (gcc
+# names the profile after the object's path, so both builds use build/pgo).
+PGO_GAMES := brax brandubh bolix jinxx brax-4p
+PGO_DATA := $(CURDIR)/build/pgo-data
+pgo:
+	rm -rf build/pgo $(PGO_DATA)
+	$(MAKE) REL=build/pgo CFLAGS="$(CFLAGS) -fprofile-generate -fprofile-update=atomic -fprofile-dir=$(PGO_DATA)" build/pgo/denham
+	for g in $(PGO_GAMES); do build/pgo/denham bench $$g > /dev/null; done
+	find build/pgo -name '*.o' -delete; rm -f build/pgo/denham
+	$(MAKE) REL=build/pgo CFLAGS="$(CFLAGS) -fprofile-use -fprofile-partial-training -fprofile-dir=$(PGO_DATA)" build/pgo/denham
+	cp build/pgo/denham denham
+
+build/pgo/denham: $(REL_OBJ) $(REL)/protocol/main.o
+	$(CC) $(RELFLAGS) -o $@ $^ $(LDLIBS)
 
 denham: $(REL_OBJ) $(REL)/protocol/main.o build/arch
 	$(CC) $(RELFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
