@@ -71,6 +71,7 @@ typedef struct line {
 typedef struct worker {
     ctx_t *ctx; /* the running search's state: too large for a thread's stack */
     int *history; /* [2 sides][move_keys] */
+    move_t *counters; /* [2 sides][move_keys of the move answered] */
     int history_keys;
     pthread_t thread;
     bool running; /* a helper thread to join */
@@ -104,6 +105,8 @@ struct ctx {
     int64_t start_ms;
     int id;                     /* the thread: 0 is the main one */
     int *history;               /* the thread's [2 sides][move_keys] */
+    move_t *counters;           /* the thread's counter-moves, [2 sides][move_keys] */
+    move_t line[MAX_PLY + 1];   /* the move made at each ply of the current line */
     uint64_t nodes;
     _Atomic uint64_t nodes_seen; /* nodes, published every few for the main thread */
     int seldepth;
@@ -117,6 +120,7 @@ struct ctx {
     int pv_len[MAX_PLY];
     bool stopped;
     score_t root_score;  /* the score of the root line in pv[0] */
+    int root_depth;      /* the iteration's depth */
     int best_changes;    /* how often the best move changed lately, in hundredths */
     bool pondering;      /* the searcher's flag as this search last saw it */
     int64_t budget_from_ms; /* when the time budget started: the start, or the ponderhit */
@@ -164,6 +168,7 @@ searcher_t *searcher_new(size_t hash_mb)
 static void worker_free(worker_t *w)
 {
     free(w->history);
+    free(w->counters);
     free(w->ctx);
     *w = (worker_t){0};
 }
@@ -202,8 +207,10 @@ void searcher_clear(searcher_t *s)
 {
     tt_clear(&s->tt);
     for (int i = 0; i < s->threads; i++)
-        if (s->workers[i].history)
+        if (s->workers[i].history) {
             memset(s->workers[i].history, 0, 2 * (size_t)s->workers[i].history_keys * sizeof(int));
+            memset(s->workers[i].counters, 0, 2 * (size_t)s->workers[i].history_keys * sizeof(move_t));
+        }
 }
 
 void search_stop(searcher_t *s) { atomic_store(&s->stop, true); }
@@ -256,10 +263,16 @@ static bool ensure_history(worker_t *w, int keys)
     if (w->history && w->history_keys == keys)
         return true;
     int *h = calloc(2 * (size_t)keys, sizeof *h);
-    if (!h)
+    move_t *cm = calloc(2 * (size_t)keys, sizeof *cm);
+    if (!h || !cm) {
+        free(h);
+        free(cm);
         return false;
+    }
     free(w->history);
+    free(w->counters);
     w->history = h;
+    w->counters = cm;
     w->history_keys = keys;
     return true;
 }
@@ -371,6 +384,7 @@ static bool is_repetition(const ctx_t *c, int ply)
 
 static void push_move(ctx_t *c, move_t m, int ply, undo_t *u)
 {
+    c->line[ply] = m;
     c->g->make(&c->pos, m, u);
     c->keys[c->key_count++] = c->g->hash(&c->pos);
     c->rev_from[ply + 1] = (m & MOVE_IRREVERSIBLE) ? c->key_count - 1 : c->rev_from[ply];
@@ -391,11 +405,23 @@ enum {
     ORDER_NOISY = 1 << 28,
     ORDER_KILLER1 = 1 << 27,
     ORDER_KILLER2 = (1 << 27) - 1,
+    ORDER_COUNTER = (1 << 27) - 2,
 };
+
+/* The quiet move that last refuted the move that led here, or MOVE_NONE
+ * (at the root, after a pass, or in games with chance: the move before a
+ * roll says nothing of the reply). */
+static move_t *counter_slot(ctx_t *c, int ply)
+{
+    if (ply == 0 || !c->null_ok || c->after_null[ply] || c->line[ply - 1] == MOVE_NONE)
+        return NULL;
+    return &c->counters[(size_t)side_to_move(c) * c->g->move_keys + c->g->move_key(c->line[ply - 1])];
+}
 
 static void score_moves(ctx_t *c, const move_t *moves, int *scores, int n, move_t tt_move, int ply)
 {
     int *hist = history_of(c, side_to_move(c));
+    move_t *cs = counter_slot(c, ply), counter = cs ? *cs : MOVE_NONE;
     for (int i = 0; i < n; i++) {
         move_t m = moves[i];
         if (m == tt_move)
@@ -406,6 +432,8 @@ static void score_moves(ctx_t *c, const move_t *moves, int *scores, int n, move_
             scores[i] = ORDER_KILLER1;
         else if (m == c->killers[ply][1])
             scores[i] = ORDER_KILLER2;
+        else if (m == counter)
+            scores[i] = ORDER_COUNTER;
         else
             scores[i] = hist[c->g->move_key(m)];
     }
@@ -433,6 +461,9 @@ static void reward_quiet(ctx_t *c, move_t m, int ply, int depth, const move_t *t
         c->killers[ply][1] = c->killers[ply][0];
         c->killers[ply][0] = m;
     }
+    move_t *cs = counter_slot(c, ply);
+    if (cs)
+        *cs = m;
     int *hist = history_of(c, side_to_move(c));
     int bonus = depth * depth;
     /* Gravity keeps entries within +-HISTORY_MAX and lets old lessons fade. */
@@ -821,6 +852,21 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
     int n = c->g->gen_moves(&c->pos, moves);
     if (n == 0)
         return terminal_score(c, c->g->outcome(&c->pos), ply);
+
+    /* 4. Facing a threat to win at once, only the answers count: any other
+     * move loses on the spot. A lone answer is forced, and the line is
+     * extended by a ply for it (not beyond twice the iteration's depth). */
+    bool respond = c->g->must_respond && c->g->must_respond(&c->pos);
+    if (respond) {
+        move_t answers[MAX_MOVES];
+        int k = c->g->gen_noisy(&c->pos, answers);
+        if (k > 0) {
+            memcpy(moves, answers, (size_t)k * sizeof *moves);
+            n = k;
+            if (k == 1 && ply < 2 * c->root_depth)
+                depth++;
+        }
+    }
     if (ply == 0) {
         n = allowed_root_moves(c->req, moves, n);
         int kept = 0;
@@ -830,10 +876,6 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
         n = kept;
     }
 
-    /* No extension for answering a threat: quiescence follows forcing lines
-     * to the end, and extending here let four-and-answer chains keep full
-     * width without the depth shrinking (minutes at depth 3 in Bolix). */
-    bool respond = c->g->must_respond && c->g->must_respond(&c->pos);
 
     bool ordinary_beta = beta > -SCORE_WIN_BOUND && beta < SCORE_WIN_BOUND;
     score_t eval = !pv_node && !respond && ply > 0 && ordinary_beta ? static_eval(c) : -SCORE_INF;
@@ -971,6 +1013,7 @@ static void ctx_init(ctx_t *c, searcher_t *s, const search_request_t *req, int i
     c->s = s;
     c->id = id;
     c->history = s->workers[id].history;
+    c->counters = s->workers[id].counters;
     atomic_init(&c->nodes_seen, 0);
     c->g = req->game;
     c->req = req;
@@ -1159,6 +1202,7 @@ static void iterate(ctx_t *c, int n, search_result_t *res, line_t *lines)
             continue;
         c->seldepth = 0;
         c->n_excluded = 0;
+        c->root_depth = depth;
         int done = 0;
         while (done < n_lines && search_line(c, depth, done, &lines[done]))
             done++;
