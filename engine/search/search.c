@@ -912,18 +912,22 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
     for (int i = 0; i < n; i++) {
         move_t m = pick_move(moves, scores, n, i);
         bool quiet = !(m & MOVE_NOISY), killer = m == c->killers[ply][0] || m == c->killers[ply][1];
+        /* 7. Late move and futility pruning: near the leaves, once a move
+         * has kept the game alive, late quiet moves and quiet moves that
+         * cannot lift the evaluation to alpha are not searched. */
+        bool prunable = may_prune && quiet && !killer && best > -SCORE_WIN_BOUND &&
+                        ((depth <= LMP_DEPTH && tried_n >= 3 + depth * depth) ||
+                         (depth <= FUTILITY_DEPTH && eval + FUTILITY_MARGIN * depth <= alpha));
+        /* Where no move makes a threat, the move need not even be made. */
+        if (prunable && !c->g->must_respond)
+            continue;
         undo_t u;
         push_move(c, m, ply, &u);
         /* A move the opponent must answer (a king that now sees a corner)
          * is neither pruned nor reduced, as chess engines treat checks. */
         bool threat = quiet && c->g->must_respond && c->g->must_respond(&c->pos);
         quiet &= !threat;
-        /* 7. Late move and futility pruning: near the leaves, once a move
-         * has kept the game alive, late quiet moves and quiet moves that
-         * cannot lift the evaluation to alpha are not searched. */
-        if (may_prune && quiet && !killer && best > -SCORE_WIN_BOUND &&
-            ((depth <= LMP_DEPTH && tried_n >= 3 + depth * depth) ||
-             (depth <= FUTILITY_DEPTH && eval + FUTILITY_MARGIN * depth <= alpha))) {
+        if (prunable && !threat) {
             pop_move(c, m, &u);
             continue;
         }
