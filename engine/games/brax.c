@@ -657,19 +657,8 @@ static int mobility_and_threats(const brax_t *b, int pl, bb128_t *hits)
 /* Points a player's men reach: 1-steps, and 2-steps along the team's colour. */
 static int mobility(const brax_t *b, int pl)
 {
-    int t = team_of(pl);
-    bb128_t friends = b->team[t], occ = bb128_or(friends, b->team[t ^ 1]);
-    int n = 0;
-    for (bb128_t m = b->men[pl]; !bb128_empty(m);) {
-        int p = bb128_pop(&m);
-        n += bb128_popcount(bb128_andnot(step1[p], friends));
-        bb128_t reach = bb128_zero();
-        for (int k = 0; k < path_count[p][t]; k++)
-            if (!bb128_test(occ, path_mid[p][t][k]))
-                reach = bb128_or(reach, bb128_bit(path_end[p][t][k]));
-        n += bb128_popcount(bb128_andnot(reach, friends));
-    }
-    return n;
+    bb128_t hits;
+    return mobility_and_threats(b, pl, &hits);
 }
 
 /* The first player of team t to move after the player to move. */

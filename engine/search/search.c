@@ -774,11 +774,8 @@ static int allowed_root_moves(const search_request_t *req, move_t *moves, int n)
         return n;
     int kept = 0;
     for (int i = 0; i < n; i++)
-        for (int k = 0; k < req->n_root_moves; k++)
-            if (moves[i] == req->root_moves[k]) {
-                moves[kept++] = moves[i];
-                break;
-            }
+        if (move_in(moves[i], req->root_moves, req->n_root_moves))
+            moves[kept++] = moves[i];
     return kept;
 }
 
@@ -877,7 +874,6 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
                 moves[kept++] = moves[i];
         n = kept;
     }
-
 
     bool ordinary_beta = beta > -SCORE_WIN_BOUND && beta < SCORE_WIN_BOUND;
     score_t eval = !pv_node && !respond && ply > 0 && ordinary_beta ? static_eval(c) : -SCORE_INF;
@@ -1158,10 +1154,6 @@ static bool mate_proven(score_t score, int depth)
     return a >= SCORE_WIN_BOUND && SCORE_WIN - a <= depth;
 }
 
-/* Iterative deepening, on every thread. Only the main thread keeps time,
- * reports, searches more than one line (MultiPV: line k is the best of
- * the root moves the lines before it did not take) and fills *res; n is
- * the number of root moves. */
 /* Searches MultiPV line k of this depth into lines[k]; false when the
  * search stopped before it gave anything worth keeping. A stopped search
  * proves nothing about the root moves it did not reach, but a root move
