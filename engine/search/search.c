@@ -97,6 +97,16 @@ struct searcher {
     line_t lines[SEARCH_MULTIPV_MAX];     /* the main thread's MultiPV lines */
 };
 
+/* Evaluations of this search by position key: iterative deepening and
+ * re-searches evaluate the same positions again and again. */
+#define EVAL_CACHE_SLOTS (1 << 13)
+
+typedef struct eval_slot {
+    uint64_t key;
+    score_t value;
+    bool filled;
+} eval_slot_t;
+
 /* The state of one running search. */
 struct ctx {
     searcher_t *s;
@@ -143,6 +153,7 @@ struct ctx {
     /* MultiPV: root moves already given a line at this depth. */
     move_t excluded[SEARCH_MULTIPV_MAX];
     int n_excluded;
+    eval_slot_t evals[EVAL_CACHE_SLOTS]; /* emptied with the rest at the start */
 };
 
 /* ---- the searcher object ---- */
@@ -338,7 +349,7 @@ static player_mask_t side_players(const ctx_t *c, int side)
 
 /* The static value for the side to move. Free-for-all: the root player's
  * value less the best of the others' (paranoid and BRS alike). */
-static score_t static_eval(ctx_t *c)
+static score_t evaluate_now(ctx_t *c)
 {
     score_t v;
     if (!c->free_for_all) {
@@ -357,6 +368,22 @@ static score_t static_eval(ctx_t *c)
     }
     if (c->dice) /* evaluations stay inside the value bounds Star1 relies on */
         v = v >= CHANCE_WIN ? CHANCE_WIN - 1 : v <= -CHANCE_WIN ? -(CHANCE_WIN - 1) : v;
+    return v;
+}
+
+static uint64_t tt_key(const ctx_t *c);
+
+static score_t static_eval(ctx_t *c)
+{
+    uint64_t key = tt_key(c);
+    eval_slot_t *slot = &c->evals[key & (EVAL_CACHE_SLOTS - 1)];
+    if (slot->filled && slot->key == key) {
+        /* The key must hold all the evaluation reads. */
+        assert(slot->value == evaluate_now(c));
+        return slot->value;
+    }
+    score_t v = evaluate_now(c);
+    *slot = (eval_slot_t){.key = key, .value = v, .filled = true};
     return v;
 }
 
