@@ -125,13 +125,13 @@ static void search_speed(const game_t *g, searcher_t *s)
         bench_result_t r;
         if (!bench_run(g, s, 0, NULL, NULL, &r))
             return;
-        if (best.time_ms < 0 || r.time_ms < best.time_ms)
+        if (best.time_us < 0 || r.time_us < best.time_us)
             best = r;
     }
-    int64_t t = best.time_ms > 0 ? best.time_ms : 1;
-    printf("search bench %s depth %d: %llu nodes in %lld ms, %.2f M nodes/s (best of 3)\n", g->name,
-           g->bench_depth, (unsigned long long)best.nodes, (long long)best.time_ms,
-           (double)best.nodes / (double)t / 1000.0);
+    int64_t t = best.time_us > 0 ? best.time_us : 1;
+    printf("search bench %s depth %d: %llu nodes in %.1f ms, %.2f M nodes/s (best of 3)\n", g->name,
+           g->bench_depth, (unsigned long long)best.nodes, (double)best.time_us / 1000.0,
+           (double)best.nodes / (double)t);
 }
 
 /* ---- stop latency ---- */

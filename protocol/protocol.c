@@ -689,10 +689,10 @@ static void run_bench(engine_t *e, int depth)
         searcher_clear(e->searcher);
         return;
     }
-    int64_t t = b.time_ms > 0 ? b.time_ms : 1;
-    say(e, "Total time (ms) : %lld", (long long)b.time_ms);
+    int64_t t = b.time_us > 0 ? b.time_us : 1;
+    say(e, "Total time (ms) : %lld", (long long)(b.time_us / 1000));
     say(e, "Nodes searched  : %llu", (unsigned long long)b.nodes);
-    say(e, "Nodes/second    : %llu", (unsigned long long)(b.nodes * 1000 / (uint64_t)t));
+    say(e, "Nodes/second    : %llu", (unsigned long long)(b.nodes * 1000000 / (uint64_t)t));
     searcher_clear(e->searcher);
 }
 

@@ -13,11 +13,13 @@ void limits_init(search_limits_t *l)
     }
 }
 
-int64_t timeman_now_ms(void)
+int64_t timeman_now_ms(void) { return timeman_now_us() / 1000; }
+
+int64_t timeman_now_us(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }

@@ -27,5 +27,6 @@ time_budget_t timeman_budget(const search_limits_t *l, int player, int64_t overh
 
 /* Milliseconds on a monotonic clock. */
 int64_t timeman_now_ms(void);
+int64_t timeman_now_us(void); /* the same clock in microseconds */
 
 #endif

@@ -9,7 +9,7 @@
 typedef struct bench_result {
     int positions;
     uint64_t nodes;
-    int64_t time_ms;
+    int64_t time_us; /* the searches alone */
 } bench_result_t;
 
 /* Called after each position with its index, node count and best move. */
