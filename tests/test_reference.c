@@ -85,6 +85,25 @@ static void check_noisy(const game_t *g, const position_t *pos, const ref_bdb_t 
         ck_assert(noisy[i] & MOVE_NOISY);
 }
 
+/* gives_threat must say, for every move, what must_respond would say after
+ * it: the attackers to move facing a king that sees a corner. */
+static void check_gives_threat(const game_t *g, const position_t *pos, const ref_bdb_t *ref, const move_t *moves,
+                               int n, ref_move_t *rmoves, int rn)
+{
+    for (int i = 0; i < n; i++) {
+        char text[GAME_MOVE_TEXT_MAX];
+        g->move_text(pos, moves[i], text, sizeof text);
+        int j = 0;
+        while (j < rn && strcmp(rmoves[j].text, text) != 0)
+            j++;
+        ck_assert_int_lt(j, rn);
+        ref_bdb_t after = *ref;
+        ref_bdb_play(&after, &rmoves[j]);
+        bool want = after.stm == 'a' && ref_king_sees_corner(&after); /* as check_noisy */
+        ck_assert_msg(g->gives_threat(pos, moves[i]) == want, "gives_threat of %s", text);
+    }
+}
+
 static void playout(const game_t *g, int version, rng_t *rng)
 {
     position_t pos;
@@ -104,6 +123,7 @@ static void playout(const game_t *g, int version, rng_t *rng)
         assert_same_texts(a, b, n);
         ck_assert_int_eq(fast_result(g, &pos), ref_bdb_result(&ref));
         check_noisy(g, &pos, &ref);
+        check_gives_threat(g, &pos, &ref, moves, n, rmoves, rn);
         if (n == 0)
             return;
 

@@ -184,6 +184,10 @@ typedef struct game {
      * answer it (a Bolix four), like a chess check: quiescence then does not
      * stand pat, and gen_noisy must return every answer. NULL: never. */
     bool (*must_respond)(const position_t *pos);
+    /* Would must_respond hold after move (a legal move of pos)? Answered
+     * without making the move, so that the search can prune a quiet move it
+     * need not make. NULL: the searcher makes the move to ask. */
+    bool (*gives_threat)(const position_t *pos, move_t move);
     /* Null-move pruning: gives the turn to the other side without a move
      * and returns true, when that is a sound test of the position (the
      * mover is not bound to answer a threat or a call, and zugzwang is

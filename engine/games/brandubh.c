@@ -262,6 +262,36 @@ static bool bdb_must_respond(const position_t *pos)
 static void bdb_make(position_t *pos, move_t m, undo_t *u);
 static void bdb_unmake(position_t *pos, move_t m, const undo_t *u);
 
+/* Does the king see a corner after the quiet move m (no capture)? Only the
+ * moved piece changes the board: the king's square, or a line cleared. */
+static bool sees_corner_after_quiet(const bdb_t *b, move_t m)
+{
+    assert(!(m & MOVE_CAPTURE));
+    int from = move_from(m), to = move_to(m);
+    bb64_t king = (b->king & bb_bit(from)) ? bb_bit(to) : b->king;
+    if (!king || (king & CORNERS))
+        return false;
+    return reach(bb_lsb(king), occupied(b) ^ bb_bit(from) ^ bb_bit(to)) & CORNERS;
+}
+
+static bool made_sees_corner(const position_t *pos, move_t m)
+{
+    position_t after = *pos;
+    undo_t u;
+    bdb_make(&after, m, &u);
+    return !is_decided(CP(&after)) && king_sees_corner(CP(&after));
+}
+
+/* must_respond after m: only a defenders' move can open a corner to the
+ * king (it then is the attackers' turn). */
+static bool bdb_gives_threat(const position_t *pos, move_t m)
+{
+    const bdb_t *b = CP(pos);
+    if (b->stm != SIDE_DEF)
+        return false;
+    return (m & MOVE_CAPTURE) ? made_sees_corner(pos, m) : sees_corner_after_quiet(b, m);
+}
+
 static int bdb_gen_moves(const position_t *pos, move_t *moves) { return gen(CP(pos), moves, false); }
 
 /* Noisy moves; facing an open path to a corner, every answer instead: the
@@ -273,14 +303,9 @@ static int bdb_gen_noisy(const position_t *pos, move_t *moves)
         return gen(CP(pos), moves, true);
     move_t all[MAX_MOVES];
     int n = gen(CP(pos), all, false), out = 0;
-    position_t after = *pos;
-    for (int i = 0; i < n; i++) {
-        undo_t u;
-        bdb_make(&after, all[i], &u);
-        if (!CP(&after)->king || !king_sees_corner(CP(&after)))
+    for (int i = 0; i < n; i++)
+        if ((all[i] & MOVE_CAPTURE) ? !made_sees_corner(pos, all[i]) : !sees_corner_after_quiet(CP(pos), all[i]))
             moves[out++] = all[i];
-        bdb_unmake(&after, all[i], &u);
-    }
     return out;
 }
 
@@ -325,8 +350,9 @@ static void bdb_make(position_t *pos, move_t m, undo_t *u)
     assert(piece >= 0 && piece_on(b, to) < 0);
     toggle(b, piece, from);
     toggle(b, piece, to);
-    bb64_t taken = captures_at(b, b->stm, to);
-    assert(!taken == !(m & MOVE_CAPTURE));
+    /* The generator flags captures: a quiet move needs no test. */
+    bb64_t taken = (m & MOVE_CAPTURE) ? captures_at(b, b->stm, to) : 0;
+    assert(taken == captures_at(b, b->stm, to));
     while (taken) {
         int sq = bb_pop(&taken);
         toggle(b, piece_on(b, sq), sq);
@@ -692,6 +718,7 @@ static const char *const bench_fens[] = {
         .gen_moves = bdb_gen_moves,                                                                              \
         .gen_noisy = bdb_gen_noisy,                                                                              \
         .must_respond = bdb_must_respond,                                                                        \
+        .gives_threat = bdb_gives_threat,                                                                        \
         .count_moves = bdb_count_moves,                                                                          \
         .make = bdb_make,                                                                                        \
         .unmake = bdb_unmake,                                                                                    \

@@ -941,14 +941,19 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
         bool prunable = may_prune && quiet && !killer && best > -SCORE_WIN_BOUND &&
                         ((depth <= LMP_DEPTH && tried_n >= 3 + depth * depth) ||
                          (depth <= FUTILITY_DEPTH && eval + FUTILITY_MARGIN * depth <= alpha));
-        /* Where no move makes a threat, the move need not even be made. */
-        if (prunable && !c->g->must_respond)
+        /* A move the opponent must answer (a king that now sees a corner)
+         * is neither pruned nor reduced, as chess engines treat checks.
+         * Where no move makes a threat, or the game tells which do, a
+         * pruned move need not even be made. */
+        bool asks = quiet && c->g->must_respond, told = asks && c->g->gives_threat;
+        bool threat = told && c->g->gives_threat(&c->pos, m);
+        if (prunable && (!asks || told) && !threat)
             continue;
         undo_t u;
         push_move(c, m, ply, &u);
-        /* A move the opponent must answer (a king that now sees a corner)
-         * is neither pruned nor reduced, as chess engines treat checks. */
-        bool threat = quiet && c->g->must_respond && c->g->must_respond(&c->pos);
+        assert(!told || threat == c->g->must_respond(&c->pos));
+        if (asks && !told)
+            threat = c->g->must_respond(&c->pos);
         quiet &= !threat;
         if (prunable && !threat) {
             pop_move(c, m, &u);
