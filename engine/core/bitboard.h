@@ -11,6 +11,9 @@ static inline int bb_popcount(bb64_t b) { return __builtin_popcountll(b); }
 /* Index of the lowest set bit; b must not be 0. */
 static inline int bb_lsb(bb64_t b) { return __builtin_ctzll(b); }
 
+/* Index of the highest set bit; b must not be 0. */
+static inline int bb_msb(bb64_t b) { return 63 - __builtin_clzll(b); }
+
 /* Removes and returns the lowest set bit's index; *b must not be 0. */
 static inline int bb_pop(bb64_t *b)
 {

@@ -28,6 +28,9 @@ enum { PIECE_ATT = 0, PIECE_DEF = 1, PIECE_KING = 2 };
 #define SQ_THRONE 24
 #define THRONE ((bb64_t)1 << SQ_THRONE)
 #define CORNERS (bb_bit(0) | bb_bit(6) | bb_bit(42) | bb_bit(48))
+#define RANK_1_MASK ((bb64_t)0x7F)
+/* The edges: the only squares from which a corner is one move away. */
+#define EDGES (RANK_1_MASK | RANK_1_MASK << 42 | FILE_A_MASK | FILE_G_MASK)
 
 typedef struct bdb {
     bb64_t att, def, king; /* king is one bit, or 0 once captured */
@@ -38,7 +41,11 @@ typedef struct bdb {
 
 _Static_assert(sizeof(bdb_t) <= GAME_POS_BYTES, "position fits");
 
-static int8_t neighbour[N_SQ][4]; /* step(sq, dir), precomputed for make */
+static int8_t neighbour[N_SQ][4]; /* step(sq, dir) */
+static const int corner_sq[4] = {0, 6, 42, 48};
+/* Directions from each corner along its two edges (into the board). */
+static const int corner_dirs[4][2] = {{0, 2}, {0, 3}, {1, 2}, {1, 3}};
+static bb64_t approach_lines[4][2]; /* each corner's two edges, without the corner */
 static bb64_t rank_reach[N_SQ][128];
 static bb64_t file_reach[N_SQ][128];
 static uint64_t zobrist_piece[3][N_SQ];
@@ -66,8 +73,9 @@ static bb64_t shift_south(bb64_t b) { return b >> 7; }
 static bb64_t shift_east(bb64_t b) { return (b & ~FILE_G_MASK) << 1; }
 static bb64_t shift_west(bb64_t b) { return (b & ~FILE_A_MASK) >> 1; }
 
-/* Squares one step away in each direction: north, south, east, west. */
-static int step(int sq, int dir)
+/* Squares one step away in each direction: north, south, east, west;
+ * -1 off the board. Computed once into neighbour[], which step() reads. */
+static int step_on_board(int sq, int dir)
 {
     int f = sq_file(sq), r = sq_rank(sq);
     switch (dir) {
@@ -82,7 +90,12 @@ static void init_tables(void)
 {
     for (int sq = 0; sq < N_SQ; sq++)
         for (int d = 0; d < 4; d++)
-            neighbour[sq][d] = (int8_t)step(sq, d);
+            neighbour[sq][d] = (int8_t)step_on_board(sq, d);
+    for (int c = 0; c < 4; c++)
+        for (int i = 0; i < 2; i++)
+            for (int sq = step_on_board(corner_sq[c], corner_dirs[c][i]); sq >= 0;
+                 sq = step_on_board(sq, corner_dirs[c][i]))
+                approach_lines[c][i] |= bb_bit(sq);
     for (int sq = 0; sq < N_SQ; sq++) {
         int f = sq_file(sq), r = sq_rank(sq);
         for (int occ = 0; occ < 128; occ++) {
@@ -103,6 +116,8 @@ static void init_tables(void)
 }
 
 static void ensure_tables(void) { pthread_once(&tables_once, init_tables); }
+
+static int step(int sq, int dir) { return neighbour[sq][dir]; }
 
 /* Empty squares a rook on sq reaches. */
 static bb64_t reach(int sq, bb64_t occ)
@@ -426,9 +441,6 @@ enum {
     CORNER_GUARD = 10,
 };
 
-static const int corner_sq[4] = {0, 6, 42, 48};
-/* Directions from each corner along its two edges (into the board). */
-static const int corner_dirs[4][2] = {{0, 2}, {0, 3}, {1, 2}, {1, 3}};
 static const int guard_sq[4] = {8, 12, 36, 40}; /* b2 f2 b6 f6 */
 
 /* Corners the king reaches in one move, and squares it reaches from which
@@ -439,7 +451,7 @@ static void king_routes(const bdb_t *b, bb64_t occ, int *now, int *two)
     bb64_t r = targets(b, k, occ);
     *now = bb_popcount(r & CORNERS);
     *two = 0;
-    for (bb64_t t = r & ~CORNERS; t;) {
+    for (bb64_t t = r & EDGES & ~CORNERS; t;) {
         int s = bb_pop(&t);
         if (reach(s, occ & ~b->king) & CORNERS)
             (*two)++;
@@ -447,16 +459,19 @@ static void king_routes(const bdb_t *b, bb64_t occ, int *now, int *two)
 }
 
 /* Approach lines to the corners whose first piece, walking out from the
- * corner along the edge, is an attacker: the king cannot use that line. */
+ * corner along the edge, is an attacker: the king cannot use that line.
+ * The first piece is the line's lowest or highest occupied square, as the
+ * walk goes up (north, east: directions 0 and 2) or down. */
 static int blocked_approaches(const bdb_t *b, bb64_t occ)
 {
     int blocked = 0;
     for (int c = 0; c < 4; c++)
         for (int i = 0; i < 2; i++) {
-            int s = step(corner_sq[c], corner_dirs[c][i]);
-            while (s >= 0 && !(occ & bb_bit(s)))
-                s = step(s, corner_dirs[c][i]);
-            blocked += s >= 0 && (b->att & bb_bit(s));
+            bb64_t on = occ & approach_lines[c][i];
+            if (on) {
+                int first = corner_dirs[c][i] % 2 == 0 ? bb_lsb(on) : bb_msb(on);
+                blocked += (b->att >> first) & 1;
+            }
         }
     return blocked;
 }
