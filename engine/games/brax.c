@@ -361,6 +361,38 @@ static bool call_allowed(const brax_t *b, move_t m, const bb128_t *steady, bb128
     return !bb128_empty(own) && any_threat(own, t, friends, enemy, victims, has_double_capture(b));
 }
 
+/* call_allowed for a quiet move of a two-player game, with what no quiet
+ * move changes worked out once per position: the men on each side (so
+ * whether their numbers allow a call at all), the victims, the mover's
+ * men that threaten now. */
+typedef struct quiet_calls {
+    bool counts_allow;
+    bb128_t steady, enemy_near, victims;
+    bool dbl;
+} quiet_calls_t;
+
+static quiet_calls_t quiet_calls_of(const brax_t *b, bb128_t steady, bb128_t enemy_near)
+{
+    int t = team_of(b->stm), n_own = bb128_popcount(b->team[t]), n_other = bb128_popcount(b->team[t ^ 1]);
+    bool counts_allow = b->variant == V_ZILLIONS ? n_own >= 2 && n_other >= 3
+                                                 : !((n_own == 1 && n_other <= 2) || (n_other == 1 && n_own <= 2));
+    return (quiet_calls_t){counts_allow, steady, enemy_near, b->men[b->stm ^ 1], has_double_capture(b)};
+}
+
+static bool quiet_call_allowed(const brax_t *b, move_t m, const quiet_calls_t *q)
+{
+    if (!q->counts_allow)
+        return false;
+    int t = team_of(b->stm);
+    bb128_t moved = bb128_or(bb128_bit(move_from(m)), bb128_bit(move_to(m)));
+    bb128_t near = bb128_or(near2[move_from(m)], near2[move_to(m)]);
+    if (!bb128_empty(bb128_andnot(q->steady, near)))
+        return true;
+    bb128_t own = bb128_and(bb128_and(bb128_xor(b->men[b->stm], moved), near), q->enemy_near);
+    return !bb128_empty(own) &&
+           any_threat(own, t, bb128_xor(b->team[t], moved), b->team[t ^ 1], q->victims, q->dbl);
+}
+
 static int gen(const brax_t *b, move_t *moves, bool noisy_only)
 {
     if (is_over(b))
@@ -392,6 +424,10 @@ static int gen(const brax_t *b, move_t *moves, bool noisy_only)
             steady = threatening_men(bb128_and(b->men[pl], enemy_near), team_of(pl), b->team[team_of(pl)],
                                      b->team[team_of(pl) ^ 1], b->men[pl ^ 1], has_double_capture(b));
     }
+    quiet_calls_t q = {0};
+    bool two_sided = calls && !team_game(b);
+    if (two_sided)
+        q = quiet_calls_of(b, steady, enemy_near);
     int out = 0;
     for (int i = 0; i < n; i++) {
         move_t m = plain[i];
@@ -401,7 +437,14 @@ static int gen(const brax_t *b, move_t *moves, bool noisy_only)
          * stopping just before one would hide what it wins. */
         if (!noisy_only || (m & MOVE_CAPTURE))
             moves[out++] = m;
-        if (calls && call_allowed(b, m, team_game(b) ? NULL : &steady, enemy_near))
+        bool call = false;
+        if (two_sided && !(m & (MOVE_CAPTURE | MOVE_PASS))) {
+            call = quiet_call_allowed(b, m, &q);
+            assert(call == call_allowed(b, m, &steady, enemy_near));
+        } else if (calls) {
+            call = call_allowed(b, m, team_game(b) ? NULL : &steady, enemy_near);
+        }
+        if (call)
             moves[out++] = m | MOVE_CALL | MOVE_NOISY;
     }
     return out;
