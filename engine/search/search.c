@@ -484,6 +484,16 @@ static move_t pick_move(move_t *moves, int *scores, int n, int i)
     return m;
 }
 
+#ifndef NDEBUG
+static bool later_moves_quiet(const move_t *moves, int n, int i, const move_t *killers)
+{
+    for (int j = i + 1; j < n; j++)
+        if ((moves[j] & MOVE_NOISY) || moves[j] == killers[0] || moves[j] == killers[1])
+            return false;
+    return true;
+}
+#endif
+
 static void reward_quiet(ctx_t *c, move_t m, int ply, int depth, const move_t *tried, int tried_n)
 {
     if (c->killers[ply][0] != m) {
@@ -945,6 +955,12 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
          * is neither pruned nor reduced, as chess engines treat checks.
          * Where no move makes a threat, or the game tells which do, a
          * pruned move need not even be made. */
+        if (prunable && !c->g->must_respond) {
+            /* Ordered by score, every move after this one is a quiet move
+             * and no killer, pruned by the same test: none is picked. */
+            assert(later_moves_quiet(moves, n, i, c->killers[ply]));
+            break;
+        }
         bool asks = quiet && c->g->must_respond, told = asks && c->g->gives_threat;
         bool threat = told && c->g->gives_threat(&c->pos, m);
         if (prunable && (!asks || told) && !threat)
