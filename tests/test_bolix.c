@@ -282,6 +282,43 @@ START_TEST(perft_matches_reference)
 }
 END_TEST
 
+/* The reference's threat: the side to move, with marbles in hand, faces a
+ * placement of the other side that would win (were it that side's turn,
+ * with a marble and no ko). */
+static bool ref_threatened(const ref_bolix_t *ref)
+{
+    int s = ref->stm == 'b' ? 0 : 1;
+    if (ref_bolix_result(ref) != 'n' || ref->hand[s] == 0)
+        return false;
+    ref_bolix_t o = *ref;
+    o.stm = s ? 'b' : 'w';
+    o.hand[s ^ 1] = 1;
+    o.ko_q = o.ko_n = -1;
+    o.passes = 0;
+    static ref_bolix_move_t moves[1024];
+    int n = ref_bolix_moves(&o, moves);
+    for (int i = 0; i < n; i++) {
+        ref_bolix_t after = o;
+        ref_bolix_play(&after, &moves[i]);
+        if (ref_bolix_result(&after) == o.stm)
+            return true;
+    }
+    return false;
+}
+
+/* must_respond against the reference, and gives_threat of every move
+ * against must_respond after it. */
+static void check_threats(const position_t *pos, const ref_bolix_t *ref, const move_t *moves, int n)
+{
+    ck_assert_int_eq(g->must_respond(pos), ref_threatened(ref));
+    for (int i = 0; i < n; i++) {
+        position_t after = *pos;
+        undo_t u;
+        g->make(&after, moves[i], &u);
+        ck_assert_int_eq(g->gives_threat(pos, moves[i]), g->must_respond(&after));
+    }
+}
+
 START_TEST(random_playouts_match_reference)
 {
     rng_t rng = {2024};
@@ -306,6 +343,7 @@ START_TEST(random_playouts_match_reference)
             outcome_t o = g->outcome(&pos);
             char mine = o.kind == OUTCOME_NONE ? 'n' : o.kind == OUTCOME_DRAW ? '=' : o.players == player_bit(1) ? 'w' : 'b';
             ck_assert_int_eq(mine, ref_bolix_result(&ref));
+            check_threats(&pos, &ref, moves, n);
             if (n == 0) {
                 wins += mine != '=';
                 break;

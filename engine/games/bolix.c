@@ -365,6 +365,26 @@ static bool bolix_must_respond(const position_t *pos)
     return !is_over(b) && b->hand[b->stm] > 0 && !bb128_empty(threats_against(b));
 }
 
+static void bolix_make(position_t *pos, move_t m, undo_t *u);
+
+/* must_respond after m. A quiet move neither makes nor breaks a four (a
+ * placement that makes four or five is noisy, and it takes nothing), and
+ * only a second pass in a row ends the game: the mover's fours stand as
+ * they are. A noisy move is made to ask. */
+static bool bolix_gives_threat(const position_t *pos, move_t m)
+{
+    const bolix_t *b = CP(pos);
+    if (m & MOVE_NOISY) {
+        position_t after = *pos;
+        undo_t u;
+        bolix_make(&after, m, &u);
+        return bolix_must_respond(&after);
+    }
+    if (m == PASS && b->passes >= 1)
+        return false;
+    return b->hand[b->stm ^ 1] > 0 && !bb128_empty(b->open4[b->stm]);
+}
+
 /* Noisy moves; facing a four, every answer: our own wins, blocks on the
  * four's empty cells, and captures that take a marble out of the four.
  * Nothing else stops the five, so the list is complete. */
@@ -777,6 +797,7 @@ const game_t bolix = {
     .outcome = bolix_outcome,
     .evaluate = bolix_evaluate,
     .must_respond = bolix_must_respond,
+    .gives_threat = bolix_gives_threat,
     .pass_turn = bolix_pass_turn,
     .move_text = bolix_move_text,
     .parse_move = bolix_parse_move,
