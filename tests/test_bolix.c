@@ -306,11 +306,22 @@ static bool ref_threatened(const ref_bolix_t *ref)
     return false;
 }
 
-/* must_respond against the reference, and gives_threat of every move
- * against must_respond after it. */
+/* must_respond against the reference, gives_threat of every move against
+ * must_respond after it, and, with no threat to answer, the noisy moves
+ * as the noisy part of all moves, in the same order. */
 static void check_threats(const position_t *pos, const ref_bolix_t *ref, const move_t *moves, int n)
 {
     ck_assert_int_eq(g->must_respond(pos), ref_threatened(ref));
+    if (!g->must_respond(pos)) {
+        move_t noisy[MAX_MOVES];
+        int k = g->gen_noisy(pos, noisy), j = 0;
+        for (int i = 0; i < n; i++)
+            if (moves[i] & MOVE_NOISY) {
+                ck_assert_int_lt(j, k);
+                ck_assert_uint_eq(noisy[j++], moves[i]);
+            }
+        ck_assert_int_eq(j, k);
+    }
     for (int i = 0; i < n; i++) {
         position_t after = *pos;
         undo_t u;

@@ -299,10 +299,10 @@ static placements_t placements_of(const bolix_t *b, int s)
 
 /* Every placement on a cell in `cells`, with each choice of removal,
  * flagged: a win is noisy, a four noisy and forcing, a capture noisy. */
-static int gen_on(const bolix_t *b, bb128_t cells, move_t *moves)
+static int gen_with(const bolix_t *b, bb128_t cells, const placements_t *pp, move_t *moves)
 {
     int n = 0, pl = b->stm;
-    placements_t p = placements_of(b, pl);
+    placements_t p = *pp;
     for (bb128_t m = cells; !bb128_empty(m);) {
         int c = bb128_pop(&m);
         if (bb128_test(p.wins, c)) { /* a winning placement captures nothing */
@@ -321,6 +321,12 @@ static int gen_on(const bolix_t *b, bb128_t cells, move_t *moves)
             moves[n++] = encode(c, bb128_pop(&t)) | flags | MOVE_NOISY | MOVE_CAPTURE;
     }
     return n;
+}
+
+static int gen_on(const bolix_t *b, bb128_t cells, move_t *moves)
+{
+    placements_t p = placements_of(b, b->stm);
+    return gen_with(b, cells, &p, moves);
 }
 
 static bb128_t placeable(const bolix_t *b)
@@ -393,15 +399,14 @@ static int bolix_gen_noisy(const position_t *pos, move_t *moves)
     const bolix_t *b = CP(pos);
     if (is_over(b) || b->hand[b->stm] == 0)
         return 0;
+    bb128_t threats = threats_against(b);
+    if (bb128_empty(threats)) { /* the noisy moves: only on the cells that win, make four or capture */
+        placements_t p = placements_of(b, b->stm);
+        bb128_t cells = bb128_and(placeable(b), bb128_or(p.wins, bb128_or(p.fours, p.captures)));
+        return gen_with(b, cells, &p, moves);
+    }
     move_t all[MAX_MOVES];
     int n = gen_on(b, placeable(b), all), out = 0;
-    bb128_t threats = threats_against(b);
-    if (bb128_empty(threats)) {
-        for (int i = 0; i < n; i++)
-            if (all[i] & MOVE_NOISY)
-                moves[out++] = all[i];
-        return out;
-    }
     bb128_t breakable = four_marbles(b);
     for (int i = 0; i < n; i++) {
         move_t m = all[i];
