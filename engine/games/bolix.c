@@ -207,6 +207,16 @@ static void remove_marble(bolix_t *b, int s, int cell)
     }
 }
 
+/* Unmake: the counts alone step back (the sums come back with the head). */
+static void uncount_marble(bolix_t *b, int s, int cell, int sign)
+{
+    int delta = sign * (s ? 16 : 1);
+    for (int i = 0; i < cell_window_count[cell]; i++) {
+        int w = cell_windows[cell][i];
+        b->count[w] = (uint8_t)(b->count[w] - delta);
+    }
+}
+
 /* The counts from the boards (position strings, the start). */
 static void recount(bolix_t *b)
 {
@@ -484,9 +494,9 @@ static void bolix_unmake(position_t *pos, move_t m, const undo_t *u)
     bolix_t *b = P(pos);
     if (m != PASS) {
         int pl = b->stm ^ 1, r = move_removed(m);
-        remove_marble(b, pl, move_place(m));
+        uncount_marble(b, pl, move_place(m), +1);
         if (r >= 0)
-            add_marble(b, pl ^ 1, r);
+            uncount_marble(b, pl ^ 1, r, -1);
     }
     memcpy(b, u->w, BOLIX_HEAD); /* the sums, as they were */
 }
