@@ -121,6 +121,8 @@ static int neighbour(int p, int dir)
     }
 }
 
+static void init_place_values(void);
+
 static void init_tables(void)
 {
     for (int p = 0; p < N_PTS; p++) {
@@ -164,6 +166,7 @@ static void init_tables(void)
         zobrist_first[p] = rng_next(&rng);
     for (int q = 0; q <= DRAW_QUIET_PLIES; q++)
         zobrist_quiet[q] = rng_next(&rng);
+    init_place_values();
 }
 
 static void ensure_tables(void) { pthread_once(&tables_once, init_tables); }
@@ -656,15 +659,30 @@ static int advance(const brax_t *b, int pl, int r, int c)
 }
 
 /* Men nearer the centre have more lines to choose from, and men that have
- * advanced press the enemy: without this, both sides stand off forever. */
+ * advanced press the enemy: without this, both sides stand off forever.
+ * The value of a man on each point, per player, for the variants with
+ * four directions of advance (brax-4p) and with two (the others). */
+static int16_t place_value[2][MAX_PLAYERS][N_PTS];
+
+static void init_place_values(void)
+{
+    brax_t probe = {0};
+    for (int four = 0; four < 2; four++)
+        for (int pl = 0; pl < MAX_PLAYERS; pl++)
+            for (int p = 0; p < N_PTS; p++) {
+                probe.variant = four ? V_4P : V_BRAX;
+                int r = p / 9, c = p % 9, dr = r > 4 ? r - 4 : 4 - r, dc = c > 4 ? c - 4 : 4 - c;
+                place_value[four][pl][p] =
+                    (int16_t)(CENTRE * (4 - (dr > dc ? dr : dc)) + ADVANCE * advance(&probe, pl, r, c));
+            }
+}
+
 static int placement(const brax_t *b, int pl)
 {
+    const int16_t *value = place_value[b->variant == V_4P][pl];
     int v = 0;
-    for (bb128_t m = b->men[pl]; !bb128_empty(m);) {
-        int p = bb128_pop(&m), r = p / 9, c = p % 9;
-        int dr = r > 4 ? r - 4 : 4 - r, dc = c > 4 ? c - 4 : 4 - c;
-        v += CENTRE * (4 - (dr > dc ? dr : dc)) + ADVANCE * advance(b, pl, r, c);
-    }
+    for (bb128_t m = b->men[pl]; !bb128_empty(m);)
+        v += value[bb128_pop(&m)];
     return v;
 }
 
