@@ -274,17 +274,23 @@ static bb128_t empty_cells(const bolix_t *b)
 }
 
 /* Empty cells where s placing would enclose a pair of the other colour:
- * found from s's marbles (the far end of each sandwich), which are fewer
- * than the empty cells and mostly fail at the first neighbour. */
+ * found from the pairs themselves, each once (its first marble and a
+ * direction of the three that point forwards: d + 3 is d's opposite),
+ * with a marble of s at one end and an empty cell at the other. There
+ * are far fewer adjacent enemy pairs than cells or marbles. */
 static bb128_t capture_cells(const bolix_t *b, int s)
 {
-    bb128_t enemy = b->men[s ^ 1], empty = empty_cells(b), out = bb128_zero();
-    for (bb128_t m = b->men[s]; !bb128_empty(m);) {
-        int o = bb128_pop(&m);
-        for (int d = 0; d < 6; d++) {
-            const int8_t *t = sandwich[o][d];
-            if (t[2] >= 0 && bb128_test(enemy, t[0]) && bb128_test(enemy, t[1]) && bb128_test(empty, t[2]))
-                out = bb128_or(out, bb128_bit(t[2]));
+    bb128_t own = b->men[s], enemy = b->men[s ^ 1], empty = empty_cells(b), out = bb128_zero();
+    for (bb128_t m = enemy; !bb128_empty(m);) {
+        int e = bb128_pop(&m);
+        for (int d = 0; d < 3; d++) {
+            const int8_t *ahead = sandwich[e][d], *behind = sandwich[e][d + 3];
+            if (ahead[0] < 0 || !bb128_test(enemy, ahead[0]) || ahead[1] < 0 || behind[0] < 0)
+                continue;
+            if (bb128_test(own, behind[0]) && bb128_test(empty, ahead[1]))
+                out = bb128_or(out, bb128_bit(ahead[1]));
+            else if (bb128_test(empty, behind[0]) && bb128_test(own, ahead[1]))
+                out = bb128_or(out, bb128_bit(behind[0]));
         }
     }
     return out;
