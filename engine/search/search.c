@@ -494,6 +494,18 @@ static bool later_moves_quiet(const move_t *moves, int n, int i, const move_t *k
 }
 #endif
 
+/* Keeps, in order, the moves that make a threat; returns their number. */
+static int keep_threats(ctx_t *c, move_t *moves, int *scores, int n)
+{
+    int kept = 0;
+    for (int j = 0; j < n; j++)
+        if (c->g->gives_threat(&c->pos, moves[j])) {
+            moves[kept] = moves[j];
+            scores[kept++] = scores[j];
+        }
+    return kept;
+}
+
 static void reward_quiet(ctx_t *c, move_t m, int ply, int depth, const move_t *tried, int tried_n)
 {
     if (c->killers[ply][0] != m) {
@@ -955,14 +967,20 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
          * is neither pruned nor reduced, as chess engines treat checks.
          * Where no move makes a threat, or the game tells which do, a
          * pruned move need not even be made. */
+        /* Ordered by score, every move after a pruned one is a quiet move
+         * and no killer, pruned by the same test (the test only grows
+         * stricter as moves are searched): none of them is picked, but
+         * for those that make a threat. */
         if (prunable && !c->g->must_respond) {
-            /* Ordered by score, every move after this one is a quiet move
-             * and no killer, pruned by the same test: none is picked. */
             assert(later_moves_quiet(moves, n, i, c->killers[ply]));
             break;
         }
         bool asks = quiet && c->g->must_respond, told = asks && c->g->gives_threat;
         bool threat = told && c->g->gives_threat(&c->pos, m);
+        if (prunable && told) {
+            assert(later_moves_quiet(moves, n, i, c->killers[ply]));
+            n = i + 1 + keep_threats(c, moves + i + 1, scores + i + 1, n - i - 1);
+        }
         if (prunable && (!asks || told) && !threat)
             continue;
         undo_t u;
