@@ -954,6 +954,7 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
 
     bool brs_reply = c->brs_reply[ply];
     bool may_prune = c->null_ok && !pv_node && !respond && eval != -SCORE_INF;
+    bool thinned = false; /* the list cut to the moves that make a threat */
     for (int i = 0; i < n; i++) {
         move_t m = pick_move(moves, scores, n, i);
         bool quiet = !(m & MOVE_NOISY), killer = m == c->killers[ply][0] || m == c->killers[ply][1];
@@ -966,20 +967,20 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
         /* A move the opponent must answer (a king that now sees a corner)
          * is neither pruned nor reduced, as chess engines treat checks.
          * Where no move makes a threat, or the game tells which do, a
-         * pruned move need not even be made. */
-        /* Ordered by score, every move after a pruned one is a quiet move
-         * and no killer, pruned by the same test (the test only grows
-         * stricter as moves are searched): none of them is picked, but
-         * for those that make a threat. */
+         * pruned move need not even be made. Ordered by score, every move
+         * after a pruned one is a quiet move and no killer, pruned by the
+         * same test (which only grows stricter as moves are searched):
+         * none of them is picked, but for those that make a threat. */
         if (prunable && !c->g->must_respond) {
             assert(later_moves_quiet(moves, n, i, c->killers[ply]));
             break;
         }
         bool asks = quiet && c->g->must_respond, told = asks && c->g->gives_threat;
         bool threat = told && c->g->gives_threat(&c->pos, m);
-        if (prunable && told) {
+        if (prunable && told && !thinned) {
             assert(later_moves_quiet(moves, n, i, c->killers[ply]));
             n = i + 1 + keep_threats(c, moves + i + 1, scores + i + 1, n - i - 1);
+            thinned = true;
         }
         if (prunable && (!asks || told) && !threat)
             continue;
