@@ -319,6 +319,16 @@ static bool calls_possible(const brax_t *b)
     return b->variant == V_ZILLIONS || !(b->called & (1u << team_of(b->stm)));
 }
 
+/* Do the men on each side after a move allow a call at all (the rules'
+ * "Brax" call: never while one side has one man and the other one or two;
+ * in Zillions, the caller two or more and the opponent three or more)? */
+static bool counts_allow_call(const brax_t *b, int n_own, int n_other)
+{
+    if (b->variant == V_ZILLIONS)
+        return n_own >= 2 && n_other >= 3;
+    return !((n_own == 1 && n_other <= 2) || (n_other == 1 && n_own <= 2));
+}
+
 /* May the player to move of b add a call to m? Judged on the position after
  * m (settled points 1-4 and 8 in the team games), built from the boards the
  * move changes rather than by making it: this runs for every move.
@@ -339,9 +349,7 @@ static bool call_allowed(const brax_t *b, move_t m, const bb128_t *steady, bb128
     }
     bb128_t own = bb128_xor(b->men[pl], moved), friends = bb128_xor(b->team[t], moved);
     bb128_t enemy = bb128_andnot(b->team[t ^ 1], taken);
-    int n_own = bb128_popcount(friends), n_other = bb128_popcount(enemy);
-    if (b->variant == V_ZILLIONS ? !(n_own >= 2 && n_other >= 3)
-                                 : (n_own == 1 && n_other <= 2) || (n_other == 1 && n_own <= 2))
+    if (!counts_allow_call(b, bb128_popcount(friends), bb128_popcount(enemy)))
         return false;
     /* The call binds the next player, who must be an opponent with a man
      * that pl threatens. */
@@ -376,9 +384,8 @@ typedef struct quiet_calls {
 
 static quiet_calls_t quiet_calls_of(const brax_t *b, bb128_t steady, bb128_t enemy_near)
 {
-    int t = team_of(b->stm), n_own = bb128_popcount(b->team[t]), n_other = bb128_popcount(b->team[t ^ 1]);
-    bool counts_allow = b->variant == V_ZILLIONS ? n_own >= 2 && n_other >= 3
-                                                 : !((n_own == 1 && n_other <= 2) || (n_other == 1 && n_own <= 2));
+    int t = team_of(b->stm);
+    bool counts_allow = counts_allow_call(b, bb128_popcount(b->team[t]), bb128_popcount(b->team[t ^ 1]));
     return (quiet_calls_t){counts_allow, steady, enemy_near, b->men[b->stm ^ 1], has_double_capture(b)};
 }
 
