@@ -371,7 +371,18 @@ static score_t evaluate_now(ctx_t *c)
     return v;
 }
 
-static uint64_t tt_key(const ctx_t *c);
+static score_t terminal_score(const ctx_t *c, outcome_t o, int ply)
+{
+    if (o.kind != OUTCOME_WIN)
+        return SCORE_DRAW;
+    bool won = (o.players & side_players(c, side_to_move(c))) != 0;
+    if (c->dice)
+        return won ? CHANCE_WIN : -CHANCE_WIN;
+    return won ? SCORE_WIN - ply : -(SCORE_WIN - ply);
+}
+
+/* The position's key in the transposition table. */
+static uint64_t tt_key(const ctx_t *c) { return c->g->tt_key ? c->g->tt_key(&c->pos) : c->g->hash(&c->pos); }
 
 static score_t static_eval(ctx_t *c)
 {
@@ -386,19 +397,6 @@ static score_t static_eval(ctx_t *c)
     *slot = (eval_slot_t){.key = key, .value = v, .filled = true};
     return v;
 }
-
-static score_t terminal_score(const ctx_t *c, outcome_t o, int ply)
-{
-    if (o.kind != OUTCOME_WIN)
-        return SCORE_DRAW;
-    bool won = (o.players & side_players(c, side_to_move(c))) != 0;
-    if (c->dice)
-        return won ? CHANCE_WIN : -CHANCE_WIN;
-    return won ? SCORE_WIN - ply : -(SCORE_WIN - ply);
-}
-
-/* The position's key in the transposition table. */
-static uint64_t tt_key(const ctx_t *c) { return c->g->tt_key ? c->g->tt_key(&c->pos) : c->g->hash(&c->pos); }
 
 static bool at_chance(const ctx_t *c) { return c->dice && game_at_chance(c->g, &c->pos); }
 
@@ -982,7 +980,7 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
             n = i + 1 + keep_threats(c, moves + i + 1, scores + i + 1, n - i - 1);
             thinned = true;
         }
-        if (prunable && (!asks || told) && !threat)
+        if (prunable && told && !threat)
             continue;
         undo_t u;
         push_move(c, m, ply, &u);
