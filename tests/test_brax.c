@@ -439,6 +439,7 @@ START_TEST(random_playouts_match_reference)
             ref_brax_move_t rmoves[512];
             int n = g->gen_moves(&pos, moves), rn = ref_brax_moves(&ref, rmoves);
             ck_assert_int_eq(n, rn);
+            ck_assert_int_eq(g->count_moves(&pos), n); /* perft's count by masks */
             for (int i = 0; i < n; i++) {
                 g->move_text(&pos, moves[i], a[i], sizeof a[i]);
                 strcpy(b[i], rmoves[i].text);

@@ -76,6 +76,10 @@ static bb128_t step1[N_PTS];
 /* The point and every point one or two steps from it: all a man's threats
  * depend on (its own point, a path's middle, the victims). */
 static bb128_t near2[N_PTS];
+/* The neighbours of each point along a segment of each colour: the first
+ * and second steps of a 2-step of that colour (a path p-m-e is m in
+ * adj_col[p][c], e in adj_col[m][c], e != p). */
+static bb128_t adj_col[N_PTS][2];
 static int8_t path_mid[N_PTS][2][MAX_PATHS], path_end[N_PTS][2][MAX_PATHS];
 static int8_t path_count[N_PTS][2];
 /* zobrist_stm[0] is 0 and [1] the two-player side key; the team games add
@@ -133,6 +137,7 @@ static void init_tables(void)
                 continue;
             step1[p] = bb128_or(step1[p], bb128_bit(m));
             int col = brax_segment_colour(p, m);
+            adj_col[p][col] = bb128_or(adj_col[p][col], bb128_bit(m));
             for (int e = 0; e < 4; e++) {
                 int t = neighbour(m, e);
                 if (t < 0 || t == p || brax_segment_colour(m, t) != col)
@@ -239,18 +244,31 @@ static bool any_threat(bb128_t own, int t, bb128_t friends, bb128_t enemy, bb128
     return false;
 }
 
-/* The men of `own` that threaten a man in `victims`: any_threat, man by
- * man. */
-static bb128_t threatening_men(bb128_t own, int t, bb128_t friends, bb128_t enemy, bb128_t victims, bool dbl)
+/* The points within two steps of a man of `men`, outside which no man
+ * threatens one of them. */
+static bb128_t near_men(bb128_t men)
 {
+    bb128_t res = bb128_zero();
+    for (bb128_t m = men; !bb128_empty(m);)
+        res = bb128_or(res, near2[bb128_pop(&m)]);
+    return res;
+}
+
+#ifndef NDEBUG
+/* The two-player mover's men that threaten an enemy man, tested man by man:
+ * what quiet_calls_of() finds by threat_points(). */
+static bb128_t steady_men(const brax_t *b, bb128_t enemy_near)
+{
+    int t = team_of(b->stm);
     bb128_t out = bb128_zero();
-    for (bb128_t m = own; !bb128_empty(m);) {
+    for (bb128_t m = bb128_and(b->men[b->stm], enemy_near); !bb128_empty(m);) {
         int p = bb128_pop(&m);
-        if (any_threat(bb128_bit(p), t, friends, enemy, victims, dbl))
+        if (any_threat(bb128_bit(p), t, b->team[t], b->team[t ^ 1], b->team[t ^ 1], has_double_capture(b)))
             out = bb128_or(out, bb128_bit(p));
     }
     return out;
 }
+#endif
 
 /* Moves of player pl's men in `from_set`, without calls. */
 static int gen_plain(const brax_t *b, int pl, bb128_t from_set, move_t *moves)
@@ -372,35 +390,91 @@ static bool call_allowed(const brax_t *b, move_t m, const bb128_t *steady, bb128
     return !bb128_empty(own) && any_threat(own, t, friends, enemy, victims, has_double_capture(b));
 }
 
-/* call_allowed for a quiet move of a two-player game, with what no quiet
- * move changes worked out once per position: the men on each side (so
- * whether their numbers allow a call at all), the victims, the mover's
- * men that threaten now. */
-typedef struct quiet_calls {
-    bool counts_allow;
-    bb128_t steady, enemy_near, victims;
-    bool dbl;
-} quiet_calls_t;
-
-static quiet_calls_t quiet_calls_of(const brax_t *b, bb128_t steady, bb128_t enemy_near)
+/* The points from which a man of team t threatens a man of `enemy` now:
+ * next to one, or two steps from one along a path of the team's colour
+ * whose middle is empty (or, with double captures, an enemy man). Whether a
+ * man threatens is then one bit test, as chess engines test checks by
+ * precomputed check squares. */
+static bb128_t threat_points(bb128_t enemy, bb128_t occ, int t, bool dbl)
 {
-    int t = team_of(b->stm);
-    bool counts_allow = counts_allow_call(b, bb128_popcount(b->team[t]), bb128_popcount(b->team[t ^ 1]));
-    return (quiet_calls_t){counts_allow, steady, enemy_near, b->men[b->stm ^ 1], has_double_capture(b)};
+    bb128_t res = bb128_zero();
+    for (bb128_t e = enemy; !bb128_empty(e);) {
+        int p = bb128_pop(&e);
+        res = bb128_or(res, step1[p]);
+        for (bb128_t mids = adj_col[p][t]; !bb128_empty(mids);) {
+            int m = bb128_pop(&mids);
+            if (!bb128_test(occ, m) || (dbl && bb128_test(enemy, m)))
+                res = bb128_or(res, bb128_andnot(adj_col[m][t], bb128_bit(p)));
+        }
+    }
+    return res;
 }
 
-static bool quiet_call_allowed(const brax_t *b, move_t m, const quiet_calls_t *q)
+/* The points y from which a man of team t would capture a man of `enemy`
+ * by the 2-step y-p-e once the point p is empty. */
+static bb128_t through_points(int p, int t, bb128_t enemy)
+{
+    bb128_t ends = bb128_and(adj_col[p][t], enemy);
+    if (bb128_empty(ends))
+        return bb128_zero();
+    /* With two enemy ends, each is reached from the other's side too. */
+    return bb128_popcount(ends) >= 2 ? adj_col[p][t] : bb128_andnot(adj_col[p][t], ends);
+}
+
+/* call_allowed for a quiet move of a two-player game, from what no quiet
+ * move changes, worked out once per position: whether the men on each side
+ * allow a call at all, the points within two steps of an enemy man (outside
+ * which no man threatens), the points from which a man threatens (`hot`,
+ * found only when a man or a target is near enough to need it) and the
+ * mover's men standing on them. */
+typedef struct quiet_calls {
+    bool counts_allow, dbl, hot_known;
+    bb128_t steady, enemy_near, hot;
+} quiet_calls_t;
+
+static bb128_t hot_points(const brax_t *b, quiet_calls_t *q)
+{
+    if (!q->hot_known) {
+        int t = team_of(b->stm);
+        q->hot = threat_points(b->team[t ^ 1], bb128_or(b->team[0], b->team[1]), t, q->dbl);
+        q->hot_known = true;
+    }
+    return q->hot;
+}
+
+static quiet_calls_t quiet_calls_of(const brax_t *b, bb128_t enemy_near)
+{
+    int t = team_of(b->stm);
+    quiet_calls_t q = {.dbl = has_double_capture(b), .enemy_near = enemy_near};
+    q.counts_allow = counts_allow_call(b, bb128_popcount(b->team[t]), bb128_popcount(b->team[t ^ 1]));
+    bb128_t near = bb128_and(b->men[b->stm], enemy_near);
+    if (!bb128_empty(near))
+        q.steady = bb128_and(near, hot_points(b, &q));
+    return q;
+}
+
+/* A quiet move from `from` to `to` leaves an enemy man threatened when a
+ * threatening man other than the mover is not next to `to` (only a path
+ * through `to` can be blocked), a man's 2-step through `from` is opened, or
+ * the mover threatens from `to`; failing those, the threatening men next to
+ * `to` are tested on the boards after the move. `through` is
+ * through_points(from, ...). */
+static bool quiet_call_allowed(const brax_t *b, int from, int to, bb128_t through, quiet_calls_t *q)
 {
     if (!q->counts_allow)
         return false;
-    int t = team_of(b->stm);
-    bb128_t moved = bb128_or(bb128_bit(move_from(m)), bb128_bit(move_to(m)));
-    bb128_t near = bb128_or(near2[move_from(m)], near2[move_to(m)]);
-    if (!bb128_empty(bb128_andnot(q->steady, near)))
+    bb128_t rest = bb128_andnot(q->steady, bb128_bit(from));
+    if (!bb128_empty(bb128_andnot(rest, step1[to])))
         return true;
-    bb128_t own = bb128_and(bb128_and(bb128_xor(b->men[b->stm], moved), near), q->enemy_near);
-    return !bb128_empty(own) &&
-           any_threat(own, t, bb128_xor(b->team[t], moved), b->team[t ^ 1], q->victims, q->dbl);
+    if (bb128_test(through, to) || !bb128_empty(bb128_and(b->men[b->stm], through)))
+        return true;
+    if (bb128_test(q->enemy_near, to) && bb128_test(hot_points(b, q), to))
+        return true;
+    if (bb128_empty(rest))
+        return false;
+    int t = team_of(b->stm);
+    bb128_t moved = bb128_or(bb128_bit(from), bb128_bit(to));
+    return any_threat(rest, t, bb128_xor(b->team[t], moved), b->team[t ^ 1], b->team[t ^ 1], q->dbl);
 }
 
 static int gen(const brax_t *b, move_t *moves, bool noisy_only)
@@ -426,19 +500,17 @@ static int gen(const brax_t *b, move_t *moves, bool noisy_only)
             plain[n++] = MOVE_PASS;
     }
     bool calls = calls_possible(b);
-    bb128_t steady = bb128_zero(), enemy_near = bb128_zero();
-    if (calls) {
-        for (bb128_t e = b->team[team_of(pl) ^ 1]; !bb128_empty(e);)
-            enemy_near = bb128_or(enemy_near, near2[bb128_pop(&e)]);
-        if (!team_game(b))
-            steady = threatening_men(bb128_and(b->men[pl], enemy_near), team_of(pl), b->team[team_of(pl)],
-                                     b->team[team_of(pl) ^ 1], b->men[pl ^ 1], has_double_capture(b));
-    }
+    bb128_t enemy_near = bb128_zero();
+    if (calls)
+        enemy_near = near_men(b->team[team_of(pl) ^ 1]);
     quiet_calls_t q = {0};
     bool two_sided = calls && !team_game(b);
-    if (two_sided)
-        q = quiet_calls_of(b, steady, enemy_near);
-    int out = 0;
+    if (two_sided) {
+        q = quiet_calls_of(b, enemy_near);
+        assert(bb128_eq(q.steady, steady_men(b, enemy_near)));
+    }
+    int out = 0, through_of = -1;
+    bb128_t through = bb128_zero();
     for (int i = 0; i < n; i++) {
         move_t m = plain[i];
         if (m & MOVE_CAPTURE)
@@ -449,10 +521,14 @@ static int gen(const brax_t *b, move_t *moves, bool noisy_only)
             moves[out++] = m;
         bool call = false;
         if (two_sided && !(m & (MOVE_CAPTURE | MOVE_PASS))) {
-            call = quiet_call_allowed(b, m, &q);
-            assert(call == call_allowed(b, m, &steady, enemy_near));
+            if (move_from(m) != through_of) { /* a man's moves come together */
+                through_of = move_from(m);
+                through = through_points(through_of, team_of(pl), b->team[team_of(pl) ^ 1]);
+            }
+            call = quiet_call_allowed(b, move_from(m), move_to(m), through, &q);
+            assert(call == call_allowed(b, m, &q.steady, enemy_near));
         } else if (calls) {
-            call = call_allowed(b, m, team_game(b) ? NULL : &steady, enemy_near);
+            call = call_allowed(b, m, team_game(b) ? NULL : &q.steady, enemy_near);
         }
         if (call)
             moves[out++] = m | MOVE_CALL | MOVE_NOISY;
@@ -460,10 +536,97 @@ static int gen(const brax_t *b, move_t *moves, bool noisy_only)
     return out;
 }
 
+/* ---- counting moves (perft's last ply) ---- */
+
+/* The points a man of team t on p moves to, captures included, by masks:
+ * its free neighbours and the ends of its 2-steps over an empty middle
+ * (two paths to one end are one move: a set). Double captures apart. */
+static bb128_t man_targets(int p, int t, bb128_t friends, bb128_t occ)
+{
+    bb128_t two = bb128_zero();
+    for (bb128_t mids = bb128_andnot(adj_col[p][t], occ); !bb128_empty(mids);)
+        two = bb128_or(two, adj_col[bb128_pop(&mids)][t]);
+    return bb128_andnot(bb128_or(step1[p], two), friends);
+}
+
+/* The calls among the moves of the man on p to `quiet` (his quiet targets):
+ * quiet_call_allowed on the whole set where no threatening man but the
+ * mover stands, target by target otherwise. */
+static int count_quiet_calls(const brax_t *b, int p, bb128_t quiet, quiet_calls_t *q)
+{
+    if (!q->counts_allow || bb128_empty(quiet))
+        return 0;
+    int t = team_of(b->stm);
+    bb128_t through = through_points(p, t, b->team[t ^ 1]);
+    if (!bb128_empty(bb128_and(b->men[b->stm], through)))
+        return bb128_popcount(quiet);
+    if (bb128_empty(bb128_andnot(q->steady, bb128_bit(p)))) {
+        bb128_t near = bb128_and(quiet, q->enemy_near); /* through lies in enemy_near */
+        return bb128_empty(near) ? 0 : bb128_popcount(bb128_and(near, bb128_or(through, hot_points(b, q))));
+    }
+    int calls = 0;
+    for (bb128_t to = quiet; !bb128_empty(to);)
+        calls += quiet_call_allowed(b, p, bb128_pop(&to), through, q);
+    return calls;
+}
+
+/* The calls among the captures of the man on p, each judged by
+ * call_allowed (captures are few). */
+static int count_capture_calls(const brax_t *b, int p, bb128_t captures, bb128_t dbl_mids, const quiet_calls_t *q)
+{
+    int calls = 0, t = team_of(b->stm);
+    for (bb128_t to = captures; !bb128_empty(to);)
+        calls += call_allowed(b, encode(p, bb128_pop(&to), -1) | MOVE_CAPTURE, &q->steady, q->enemy_near);
+    for (bb128_t mids = dbl_mids; !bb128_empty(mids);) {
+        int mid = bb128_pop(&mids);
+        for (bb128_t to = bb128_and(adj_col[mid][t], b->team[t ^ 1]); !bb128_empty(to);)
+            calls += call_allowed(b, encode(p, bb128_pop(&to), mid) | MOVE_CAPTURE, &q->steady, q->enemy_near);
+    }
+    return calls;
+}
+
+/* The moves of the men `from_set` of a two-player game's mover, with their
+ * calls when `q` is not NULL. */
+static int count_men_moves(const brax_t *b, bb128_t from_set, quiet_calls_t *q)
+{
+    int t = team_of(b->stm), n = 0;
+    bb128_t friends = b->team[t], enemy = b->team[t ^ 1], occ = bb128_or(friends, enemy);
+    bool dbl = has_double_capture(b);
+    for (bb128_t m = from_set; !bb128_empty(m);) {
+        int p = bb128_pop(&m);
+        bb128_t targets = man_targets(p, t, friends, occ);
+        bb128_t dbl_mids = dbl ? bb128_and(adj_col[p][t], enemy) : bb128_zero();
+        n += bb128_popcount(targets);
+        for (bb128_t mids = dbl_mids; !bb128_empty(mids);)
+            n += bb128_popcount(bb128_and(adj_col[bb128_pop(&mids)][t], enemy));
+        if (q) {
+            n += count_quiet_calls(b, p, bb128_andnot(targets, enemy), q);
+            n += count_capture_calls(b, p, bb128_and(targets, enemy), dbl_mids, q);
+        }
+    }
+    return n;
+}
+
+/* gen()'s count without the list, for the two-player games. */
+static int count_two_player(const brax_t *b)
+{
+    if (is_over(b))
+        return 0;
+    bb128_t from_set = bb128_and(forced_men(b), b->men[b->stm]);
+    if (bb128_empty(from_set) || count_men_moves(b, from_set, NULL) == 0)
+        from_set = b->men[b->stm];
+    if (!calls_possible(b))
+        return count_men_moves(b, from_set, NULL);
+    quiet_calls_t q = quiet_calls_of(b, near_men(b->team[team_of(b->stm) ^ 1]));
+    return count_men_moves(b, from_set, &q);
+}
+
 static int brax_gen_moves(const position_t *pos, move_t *moves) { return gen(CP(pos), moves, false); }
 static int brax_gen_noisy(const position_t *pos, move_t *moves) { return gen(CP(pos), moves, true); }
 static int brax_count_moves(const position_t *pos)
 {
+    if (!team_game(CP(pos)))
+        return count_two_player(CP(pos));
     move_t moves[MAX_MOVES];
     return gen(CP(pos), moves, false);
 }
