@@ -602,11 +602,8 @@ static score_t qsearch(ctx_t *c, int ply, int qply, score_t alpha, score_t beta)
     int n = c->g->gen_noisy(&c->pos, moves);
     /* Without a noisy move there may be no move at all: then the game is
      * over, and its result, not the evaluation, is the score. */
-    if (n == 0) {
-        move_t any[MAX_MOVES];
-        if (c->g->gen_moves(&c->pos, any) == 0)
-            return terminal_score(c, c->g->outcome(&c->pos), ply);
-    }
+    if (n == 0 && c->g->count_moves(&c->pos) == 0)
+        return terminal_score(c, c->g->outcome(&c->pos), ply);
     int team = side_to_move(c);
     score_t best = stand;
     move_t best_move = MOVE_NONE;
