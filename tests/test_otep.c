@@ -166,7 +166,10 @@ static void host_end(host_t *h)
 }
 
 /* OpenTafl's messages as it sends them in a game, the engine playing both
- * sides: every move is legal and the game ends. */
+ * sides: every move is legal, and the engine takes the game's end. Played
+ * by the clock, the game differs from run to run, and Brandubh has no move
+ * limit: a game still going at 300 plies is adjudicated a draw, as a host
+ * with a move limit would (one such game was seen under the sanitizers). */
 START_TEST(whole_game_transcript)
 {
     host_t h;
@@ -196,8 +199,8 @@ START_TEST(whole_game_transcript)
         host_send(&h, cmd);
     }
     outcome_t o = record_outcome(&r);
-    ck_assert_msg(o.kind != OUTCOME_NONE, "no result after %d plies", plies);
-    host_send(&h, o.kind == OUTCOME_DRAW ? "finish 1" : (o.players & 1) ? "finish 2" : "finish 3");
+    ck_assert_msg(o.kind != OUTCOME_NONE || plies == 300, "no result after %d plies", plies);
+    host_send(&h, o.kind != OUTCOME_WIN ? "finish 1" : (o.players & 1) ? "finish 2" : "finish 3");
     host_end(&h);
     record_free(&r);
 }
