@@ -635,6 +635,64 @@ START_TEST(pass_turn_hooks)
 }
 END_TEST
 
+/* move_legal(m) is membership of gen_moves, with every flag, for the
+ * search tries the table's move, which may be another position's, before
+ * generating. Candidates: every legal move, the moves of the last three
+ * positions of a random playout (a neighbour's moves are the likeliest
+ * collision), each with one bit flipped, and random words. */
+static bool in_list(const move_t *moves, int n, move_t m)
+{
+    for (int i = 0; i < n; i++)
+        if (moves[i] == m)
+            return true;
+    return false;
+}
+
+static void check_move_legal(const game_t *g, const position_t *pos, const move_t *pool, int pool_n, rng_t *rng)
+{
+    move_t moves[MAX_MOVES];
+    int n = g->gen_moves(pos, moves);
+    for (int i = 0; i < pool_n; i++) {
+        move_t cand[3] = {pool[i], pool[i] ^ (move_t)1 << rng_below(rng, 32), (move_t)rng_next(rng)};
+        for (int k = 0; k < 3; k++)
+            ck_assert_msg(g->move_legal(pos, cand[k]) == in_list(moves, n, cand[k]), "%s %s: move %08x",
+                          g->name, fen_of(g, pos), cand[k]);
+    }
+    ck_assert(!g->move_legal(pos, MOVE_NONE));
+}
+
+START_TEST(move_legal_agrees_with_gen_moves)
+{
+    rng_t rng = {2026};
+    for (int v = 0; variants_at(v); v++) {
+        const game_t *g = variants_at(v);
+        if (!g->move_legal)
+            continue;
+        for (int game = 0; game < 12; game++) {
+            position_t pos;
+            g->set_start(&pos);
+            static move_t pool[4 * MAX_MOVES];
+            int pool_n = 0, lens[3] = {0};
+            for (int ply = 0; ply < 400; ply++) {
+                move_t moves[MAX_MOVES];
+                int n = g->gen_moves(&pos, moves);
+                /* The pool: the last three positions' moves and these. */
+                memmove(pool, pool + lens[0], (size_t)(pool_n - lens[0]) * sizeof *pool);
+                pool_n -= lens[0];
+                lens[0] = lens[1], lens[1] = lens[2], lens[2] = n;
+                memcpy(pool + pool_n, moves, (size_t)n * sizeof *moves);
+                pool_n += n;
+                check_move_legal(g, &pos, pool, pool_n, &rng);
+                if (n == 0)
+                    break;
+                undo_t u;
+                g->make(&pos, moves[rng_below(&rng, (uint32_t)n)], &u);
+            }
+        }
+    }
+}
+END_TEST
+
 /* Issue 11: seven men against one in a corner. Without a plan (mop-up:
  * close in, drive to the edge, take the moves away) the search wandered
  * until the ply limit; at 20,000 nodes a move, both sides, red must now
@@ -707,6 +765,7 @@ Suite *suite_search(void)
     tcase_add_test(tc, movetime_is_used_to_the_end);
     tcase_add_test(tc, mate_moves_follow_the_turns);
     tcase_add_test(tc, pass_turn_hooks);
+    tcase_add_test(tc, move_legal_agrees_with_gen_moves);
     tcase_add_test(tc, brax_mop_up_wins_seven_against_one);
     tcase_add_test(tc, a_search_stopped_at_once_still_answers_well);
     suite_add_tcase(s, tc);

@@ -167,6 +167,12 @@ typedef struct game {
     int (*gen_noisy)(const position_t *pos, move_t *moves);
     /* Number of legal moves; may be faster than gen_moves (bulk perft). */
     int (*count_moves)(const position_t *pos);
+    /* True exactly when move is one of gen_moves(pos), flags included (so
+     * never in a position that is over), found without listing them all.
+     * The search tries the table's move before it generates any, and a
+     * stored move may come from another position (a key collision), so
+     * every bit is checked. NULL: the searcher generates first. */
+    bool (*move_legal)(const position_t *pos, move_t move);
     void (*make)(position_t *pos, move_t move, undo_t *undo);
     void (*unmake)(position_t *pos, move_t move, const undo_t *undo);
 

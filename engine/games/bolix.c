@@ -365,6 +365,25 @@ static int bolix_gen_moves(const position_t *pos, move_t *moves)
     return gen_on(b, placeable(b), moves);
 }
 
+/* Only the placements on the move's cell are listed. */
+static bool bolix_move_legal(const position_t *pos, move_t m)
+{
+    const bolix_t *b = CP(pos);
+    if (is_over(b))
+        return false;
+    if (b->hand[b->stm] == 0 || m == PASS)
+        return m == PASS && b->hand[b->stm] == 0;
+    int c = move_place(m);
+    if (c >= N_CELLS || !bb128_test(placeable(b), c))
+        return false;
+    move_t moves[MAX_MOVES];
+    int n = gen_on(b, bb128_bit(c), moves);
+    for (int i = 0; i < n; i++)
+        if (moves[i] == m)
+            return true;
+    return false;
+}
+
 /* Cells of the opponent's fours: where the opponent would make five. */
 static bb128_t threats_against(const bolix_t *b)
 {
@@ -812,6 +831,7 @@ const game_t bolix = {
     .gen_moves = bolix_gen_moves,
     .gen_noisy = bolix_gen_noisy,
     .count_moves = bolix_count_moves,
+    .move_legal = bolix_move_legal,
     .make = bolix_make,
     .unmake = bolix_unmake,
     .decided = bolix_decided,

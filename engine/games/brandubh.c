@@ -232,32 +232,58 @@ static bb64_t targets(const bdb_t *b, int sq, bb64_t occ)
 
 static bb64_t movers(const bdb_t *b) { return b->stm == SIDE_ATT ? b->att : b->def | b->king; }
 
+/* The squares where a piece of the side to move captures on arrival. */
+static bb64_t capturing_squares(const bdb_t *b)
+{
+    bb64_t capturing = man_capture_squares(b, b->stm);
+    if (b->stm == SIDE_ATT)
+        capturing |= king_capture_squares(b);
+    return capturing;
+}
+
+/* The moves of the piece on `from`, flagged. */
+static int gen_piece(const bdb_t *b, int from, bb64_t occ, bb64_t capturing, bool noisy_only, move_t *moves)
+{
+    int n = 0;
+    bb64_t t = targets(b, from, occ);
+    bb64_t wins = (b->king & bb_bit(from)) ? t & CORNERS : 0;
+    if (noisy_only)
+        t &= capturing | wins;
+    while (t) {
+        int to = bb_pop(&t);
+        move_t m = encode(from, to);
+        if (capturing & bb_bit(to))
+            m |= MOVE_CAPTURE | MOVE_IRREVERSIBLE | MOVE_NOISY;
+        if (wins & bb_bit(to))
+            m |= MOVE_NOISY;
+        moves[n++] = m;
+    }
+    return n;
+}
+
 static int gen(const bdb_t *b, move_t *moves, bool noisy_only)
 {
     if (is_decided(b))
         return 0;
-    bb64_t occ = occupied(b);
-    bb64_t capturing = man_capture_squares(b, b->stm);
-    if (b->stm == SIDE_ATT)
-        capturing |= king_capture_squares(b);
+    bb64_t occ = occupied(b), capturing = capturing_squares(b);
     int n = 0;
-    for (bb64_t pcs = movers(b); pcs;) {
-        int from = bb_pop(&pcs);
-        bb64_t t = targets(b, from, occ);
-        bb64_t wins = (b->king & bb_bit(from)) ? t & CORNERS : 0;
-        if (noisy_only)
-            t &= capturing | wins;
-        while (t) {
-            int to = bb_pop(&t);
-            move_t m = encode(from, to);
-            if (capturing & bb_bit(to))
-                m |= MOVE_CAPTURE | MOVE_IRREVERSIBLE | MOVE_NOISY;
-            if (wins & bb_bit(to))
-                m |= MOVE_NOISY;
-            moves[n++] = m;
-        }
-    }
+    for (bb64_t pcs = movers(b); pcs;)
+        n += gen_piece(b, bb_pop(&pcs), occ, capturing, noisy_only, moves + n);
     return n;
+}
+
+/* Only the moved piece's moves are listed. */
+static bool bdb_move_legal(const position_t *pos, move_t m)
+{
+    const bdb_t *b = CP(pos);
+    if (is_decided(b) || MOVE_BODY(m) >> 12 || !(movers(b) & bb_bit(move_from(m))))
+        return false;
+    move_t moves[MAX_MOVES];
+    int n = gen_piece(b, move_from(m), occupied(b), capturing_squares(b), false, moves);
+    for (int i = 0; i < n; i++)
+        if (moves[i] == m)
+            return true;
+    return false;
 }
 
 /* The king sees a corner: with the defenders to move it escapes. */
@@ -735,6 +761,7 @@ static const char *const bench_fens[] = {
         .must_respond = bdb_must_respond,                                                                        \
         .gives_threat = bdb_gives_threat,                                                                        \
         .count_moves = bdb_count_moves,                                                                          \
+        .move_legal = bdb_move_legal,                                                                            \
         .make = bdb_make,                                                                                        \
         .unmake = bdb_unmake,                                                                                    \
         .decided = bdb_decided,                                                                                  \

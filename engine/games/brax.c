@@ -536,6 +536,41 @@ static int gen(const brax_t *b, move_t *moves, bool noisy_only)
     return out;
 }
 
+static bool listed(const move_t *moves, int n, move_t m)
+{
+    for (int i = 0; i < n; i++)
+        if (moves[i] == m)
+            return true;
+    return false;
+}
+
+/* Only the moved man's plain moves are listed, and the call judged alone;
+ * a pass is looked up in the whole list. After a call, a man outside the
+ * threatened ones moves only when none of them can. */
+static bool brax_move_legal(const position_t *pos, move_t m)
+{
+    const brax_t *b = CP(pos);
+    move_t moves[MAX_MOVES];
+    if (m & MOVE_PASS)
+        return listed(moves, gen(b, moves, false), m);
+    int from = move_from(m);
+    if (is_over(b) || from >= N_PTS || from == b->first || !bb128_test(b->men[b->stm], from))
+        return false;
+    bb128_t forced = forced_men(b);
+    if (b->first >= 0)
+        forced = bb128_andnot(forced, bb128_bit(b->first));
+    if (!bb128_empty(forced) && !bb128_test(forced, from) && gen_plain(b, b->stm, forced, moves) > 0)
+        return false;
+    move_t plain = m & ~(MOVE_CALL | MOVE_NOISY | MOVE_IRREVERSIBLE);
+    if (!listed(moves, gen_plain(b, b->stm, bb128_bit(from), moves), plain))
+        return false;
+    move_t flagged = plain | ((plain & MOVE_CAPTURE) ? MOVE_NOISY | MOVE_IRREVERSIBLE : 0);
+    if (!(m & MOVE_CALL))
+        return m == flagged;
+    return m == (flagged | MOVE_CALL | MOVE_NOISY) && calls_possible(b) &&
+           call_allowed(b, plain, NULL, near_men(b->team[team_of(b->stm) ^ 1]));
+}
+
 /* ---- counting moves (perft's last ply) ---- */
 
 /* The points a man of team t on p moves to, captures included, by masks:
@@ -1443,6 +1478,7 @@ static const char *const bench_fens_hunt[] = {
         .gen_moves = brax_gen_moves,                                                                             \
         .gen_noisy = brax_gen_noisy,                                                                             \
         .count_moves = brax_count_moves,                                                                         \
+        .move_legal = brax_move_legal,                                                                           \
         .make = brax_make,                                                                                       \
         .unmake = brax_unmake,                                                                                   \
         .decided = brax_decided,                                                                                 \

@@ -526,6 +526,19 @@ static void reward_quiet(ctx_t *c, move_t m, int ply, int depth, const move_t *t
     }
 }
 
+/* The moves of a node whose table move was searched first, ordered as if
+ * generated with it: the table's move picked first, the rest from index 1
+ * on. Returns their number. */
+static int generate_after_tt_move(ctx_t *c, move_t *moves, int *scores, move_t tt_move, int ply)
+{
+    int n = c->g->gen_moves(&c->pos, moves);
+    score_moves(c, moves, scores, n, tt_move, ply);
+    move_t first = pick_move(moves, scores, n, 0);
+    assert(first == tt_move && "move_legal agrees with gen_moves");
+    (void)first;
+    return n;
+}
+
 /* ---- the search proper ---- */
 
 static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta, bool pv_node);
@@ -891,15 +904,23 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
          (hit.bound == TT_UPPER && hit.score <= alpha)))
         return hit.score;
 
+    /* 4. The table's move, when legal here, is tried before any other is
+     * generated (it also shows the game is not over): a node it cuts off,
+     * or one cut off before the move loop, never lists its moves. */
+    bool respond = c->g->must_respond && c->g->must_respond(&c->pos);
+    move_t tt_move = found && !respond && ply > 0 && c->g->move_legal && c->g->move_legal(&c->pos, hit.move)
+                         ? hit.move
+                         : MOVE_NONE;
     move_t moves[MAX_MOVES];
-    int n = c->g->gen_moves(&c->pos, moves);
-    if (n == 0)
+    int n = 1;
+    if (tt_move != MOVE_NONE)
+        moves[0] = tt_move;
+    else if ((n = c->g->gen_moves(&c->pos, moves)) == 0)
         return terminal_score(c, c->g->outcome(&c->pos), ply);
 
-    /* 4. Facing a threat to win at once, only the answers count: any other
+    /* 5. Facing a threat to win at once, only the answers count: any other
      * move loses on the spot. A lone answer is forced, and the line is
      * extended by a ply for it (not beyond twice the iteration's depth). */
-    bool respond = c->g->must_respond && c->g->must_respond(&c->pos);
     if (respond) {
         move_t answers[MAX_MOVES];
         int k = c->g->gen_noisy(&c->pos, answers);
@@ -922,13 +943,13 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
     bool ordinary_beta = beta > -SCORE_WIN_BOUND && beta < SCORE_WIN_BOUND;
     score_t eval = !pv_node && !respond && ply > 0 && ordinary_beta ? static_eval(c) : -SCORE_INF;
 
-    /* 5. Reverse futility: far above beta near the leaves, a quiet move will
+    /* 6. Reverse futility: far above beta near the leaves, a quiet move will
      * not bring the score back down. Never against a win or loss bound: an
      * evaluation says nothing about a mate. */
     if (depth <= 3 && eval != -SCORE_INF && eval - 150 * depth >= beta && eval < SCORE_WIN_BOUND)
         return eval;
 
-    /* 6. Null move: if passing the turn still holds beta in a reduced
+    /* 7. Null move: if passing the turn still holds beta in a reduced
      * search, a real move will too. The game says when a pass is a sound
      * test; never twice in a row, and verified without it when deep. */
     if (depth >= NULL_MIN_DEPTH && eval >= beta && c->null_ok && !c->after_null[ply]) {
@@ -940,7 +961,8 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
     }
 
     int scores[MAX_MOVES];
-    score_moves(c, moves, scores, n, found ? hit.move : MOVE_NONE, ply);
+    if (tt_move == MOVE_NONE)
+        score_moves(c, moves, scores, n, found ? hit.move : MOVE_NONE, ply);
     int team = side_to_move(c);
     score_t best = -SCORE_INF, orig_alpha = alpha;
     move_t best_move = MOVE_NONE;
@@ -951,9 +973,9 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
     bool may_prune = c->null_ok && !pv_node && !respond && eval != -SCORE_INF;
     bool thinned = false; /* the list cut to the moves that make a threat */
     for (int i = 0; i < n; i++) {
-        move_t m = pick_move(moves, scores, n, i);
+        move_t m = i == 0 && tt_move != MOVE_NONE ? tt_move : pick_move(moves, scores, n, i);
         bool quiet = !(m & MOVE_NOISY), killer = m == c->killers[ply][0] || m == c->killers[ply][1];
-        /* 7. Late move and futility pruning: near the leaves, once a move
+        /* 8. Late move and futility pruning: near the leaves, once a move
          * has kept the game alive, late quiet moves and quiet moves that
          * cannot lift the evaluation to alpha are not searched. */
         bool prunable = may_prune && quiet && !killer && best > -SCORE_WIN_BOUND &&
@@ -1002,7 +1024,7 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
         if (i == 0) {
             sc = child_score(c, team, depth - 1, ply, alpha, beta, pv_node);
         } else {
-            /* 8. Late move reductions: quiet moves ordered late rarely matter. */
+            /* 9. Late move reductions: quiet moves ordered late rarely matter. */
             int r = 0;
             if (depth >= 3 && i >= 2 && quiet && c->null_ok)
                 r = lmr_table[depth < 64 ? depth : 63][i < 64 ? i : 63] - pv_node - killer;
@@ -1012,7 +1034,7 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
                 r = depth - 2;
             if (r < 0)
                 r = 0;
-            /* 9. Principal variation search: prove the move no better with
+            /* 10. Principal variation search: prove the move no better with
              * a null window, and search it fully only if that fails. */
             sc = child_score(c, team, depth - 1 - r, ply, alpha, alpha + 1, false);
             if (sc > alpha && r > 0)
@@ -1041,6 +1063,9 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
             }
         }
         tried[tried_n++] = m;
+        /* (No move is pruned before the first, so this is reached.) */
+        if (i == 0 && tt_move != MOVE_NONE)
+            n = generate_after_tt_move(c, moves, scores, tt_move, ply);
     }
 
     int bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
