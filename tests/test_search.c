@@ -635,11 +635,14 @@ START_TEST(pass_turn_hooks)
 }
 END_TEST
 
-/* move_legal(m) is membership of gen_moves, with every flag, for the
- * search tries the table's move, which may be another position's, before
- * generating. Candidates: every legal move, the moves of the last three
- * positions of a random playout (a neighbour's moves are the likeliest
- * collision), each with one bit flipped, and random words. */
+/* The hooks of the staged move picker against gen_moves, over random
+ * playouts. move_legal(m) is membership, with every flag, for the search
+ * tries the table's move, which may be another position's, and the
+ * killers before generating. Candidates: every legal move, the moves of
+ * the last three positions (a neighbour's moves are the likeliest
+ * collision), each with one bit flipped, and random words. Outside a
+ * must_respond position, gen_noisy and gen_quiet split gen_moves by the
+ * noisy flag, each in gen_moves' order. */
 static bool in_list(const move_t *moves, int n, move_t m)
 {
     for (int i = 0; i < n; i++)
@@ -661,7 +664,21 @@ static void check_move_legal(const game_t *g, const position_t *pos, const move_
     ck_assert(!g->move_legal(pos, MOVE_NONE));
 }
 
-START_TEST(move_legal_agrees_with_gen_moves)
+static void check_split(const game_t *g, const position_t *pos)
+{
+    if (!g->gen_quiet || (g->must_respond && g->must_respond(pos)))
+        return;
+    move_t all[MAX_MOVES], noisy[MAX_MOVES], quiet[MAX_MOVES];
+    int n = g->gen_moves(pos, all), a = g->gen_noisy(pos, noisy), b = g->gen_quiet(pos, quiet), ia = 0, ib = 0;
+    ck_assert_msg(a + b == n, "%s %s: %d noisy + %d quiet of %d", g->name, fen_of(g, pos), a, b, n);
+    for (int i = 0; i < n; i++) {
+        bool loud = all[i] & MOVE_NOISY;
+        move_t next = loud ? (ia < a ? noisy[ia++] : MOVE_NONE) : (ib < b ? quiet[ib++] : MOVE_NONE);
+        ck_assert_msg(next == all[i], "%s %s: move %08x out of place", g->name, fen_of(g, pos), all[i]);
+    }
+}
+
+START_TEST(staging_hooks_agree_with_gen_moves)
 {
     rng_t rng = {2026};
     for (int v = 0; variants_at(v); v++) {
@@ -683,6 +700,7 @@ START_TEST(move_legal_agrees_with_gen_moves)
                 memcpy(pool + pool_n, moves, (size_t)n * sizeof *moves);
                 pool_n += n;
                 check_move_legal(g, &pos, pool, pool_n, &rng);
+                check_split(g, &pos);
                 if (n == 0)
                     break;
                 undo_t u;
@@ -765,7 +783,7 @@ Suite *suite_search(void)
     tcase_add_test(tc, movetime_is_used_to_the_end);
     tcase_add_test(tc, mate_moves_follow_the_turns);
     tcase_add_test(tc, pass_turn_hooks);
-    tcase_add_test(tc, move_legal_agrees_with_gen_moves);
+    tcase_add_test(tc, staging_hooks_agree_with_gen_moves);
     tcase_add_test(tc, brax_mop_up_wins_seven_against_one);
     tcase_add_test(tc, a_search_stopped_at_once_still_answers_well);
     suite_add_tcase(s, tc);

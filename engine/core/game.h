@@ -121,6 +121,10 @@ typedef struct outcome {
 /* Each term's value per team (teams 0 and 1 in two-sided games, one per
  * player in free-for-all games). In two-sided games the total is the
  * difference, from team 0's point of view. */
+/* Which part of its moves a game's generator lists (gen_moves, gen_noisy,
+ * gen_quiet). */
+typedef enum gen_part { GEN_ALL, GEN_NOISY, GEN_QUIET } gen_part_t;
+
 typedef struct eval_trace {
     int count;
     struct {
@@ -163,8 +167,14 @@ typedef struct game {
     uint64_t (*tt_key)(const position_t *pos);
 
     int (*gen_moves)(const position_t *pos, move_t *moves);
-    /* A subset of gen_moves: the moves quiescence must look at. */
+    /* A subset of gen_moves: the moves quiescence must look at. Outside a
+     * must_respond position, exactly the moves flagged MOVE_NOISY. */
     int (*gen_noisy)(const position_t *pos, move_t *moves);
+    /* The rest of gen_moves: the moves without MOVE_NOISY, in gen_moves'
+     * order, so that the search lists quiet moves only once the noisy ones
+     * and the killers have not cut the node off. NULL: the searcher
+     * generates every move at once. */
+    int (*gen_quiet)(const position_t *pos, move_t *moves);
     /* Number of legal moves; may be faster than gen_moves (bulk perft). */
     int (*count_moves)(const position_t *pos);
     /* True exactly when move is one of gen_moves(pos), flags included (so

@@ -454,6 +454,26 @@ static int bolix_gen_noisy(const position_t *pos, move_t *moves)
     return out;
 }
 
+/* The quiet placements: on the cells that neither win, make four nor
+ * capture (a capture cell whose placement takes nothing would be kept). */
+static int bolix_gen_quiet(const position_t *pos, move_t *moves)
+{
+    const bolix_t *b = CP(pos);
+    if (is_over(b))
+        return 0;
+    if (b->hand[b->stm] == 0) {
+        moves[0] = PASS;
+        return 1;
+    }
+    placements_t p = placements_of(b, b->stm);
+    bb128_t loud = bb128_or(p.wins, p.fours);
+    int n = gen_with(b, bb128_andnot(placeable(b), loud), &p, moves), out = 0;
+    for (int i = 0; i < n; i++)
+        if (!(moves[i] & MOVE_NOISY))
+            moves[out++] = moves[i];
+    return out;
+}
+
 static int bolix_count_moves(const position_t *pos)
 {
     const bolix_t *b = CP(pos);
@@ -832,6 +852,7 @@ const game_t bolix = {
     .gen_noisy = bolix_gen_noisy,
     .count_moves = bolix_count_moves,
     .move_legal = bolix_move_legal,
+    .gen_quiet = bolix_gen_quiet,
     .make = bolix_make,
     .unmake = bolix_unmake,
     .decided = bolix_decided,

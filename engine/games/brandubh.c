@@ -242,13 +242,15 @@ static bb64_t capturing_squares(const bdb_t *b)
 }
 
 /* The moves of the piece on `from`, flagged. */
-static int gen_piece(const bdb_t *b, int from, bb64_t occ, bb64_t capturing, bool noisy_only, move_t *moves)
+static int gen_piece(const bdb_t *b, int from, bb64_t occ, bb64_t capturing, gen_part_t part, move_t *moves)
 {
     int n = 0;
     bb64_t t = targets(b, from, occ);
     bb64_t wins = (b->king & bb_bit(from)) ? t & CORNERS : 0;
-    if (noisy_only)
+    if (part == GEN_NOISY)
         t &= capturing | wins;
+    else if (part == GEN_QUIET)
+        t &= ~(capturing | wins);
     while (t) {
         int to = bb_pop(&t);
         move_t m = encode(from, to);
@@ -261,14 +263,14 @@ static int gen_piece(const bdb_t *b, int from, bb64_t occ, bb64_t capturing, boo
     return n;
 }
 
-static int gen(const bdb_t *b, move_t *moves, bool noisy_only)
+static int gen(const bdb_t *b, move_t *moves, gen_part_t part)
 {
     if (is_decided(b))
         return 0;
     bb64_t occ = occupied(b), capturing = capturing_squares(b);
     int n = 0;
     for (bb64_t pcs = movers(b); pcs;)
-        n += gen_piece(b, bb_pop(&pcs), occ, capturing, noisy_only, moves + n);
+        n += gen_piece(b, bb_pop(&pcs), occ, capturing, part, moves + n);
     return n;
 }
 
@@ -279,7 +281,7 @@ static bool bdb_move_legal(const position_t *pos, move_t m)
     if (is_decided(b) || MOVE_BODY(m) >> 12 || !(movers(b) & bb_bit(move_from(m))))
         return false;
     move_t moves[MAX_MOVES];
-    int n = gen_piece(b, move_from(m), occupied(b), capturing_squares(b), false, moves);
+    int n = gen_piece(b, move_from(m), occupied(b), capturing_squares(b), GEN_ALL, moves);
     for (int i = 0; i < n; i++)
         if (moves[i] == m)
             return true;
@@ -333,7 +335,8 @@ static bool bdb_gives_threat(const position_t *pos, move_t m)
     return (m & MOVE_CAPTURE) ? made_sees_corner(pos, m) : sees_corner_after_quiet(b, m);
 }
 
-static int bdb_gen_moves(const position_t *pos, move_t *moves) { return gen(CP(pos), moves, false); }
+static int bdb_gen_moves(const position_t *pos, move_t *moves) { return gen(CP(pos), moves, GEN_ALL); }
+static int bdb_gen_quiet(const position_t *pos, move_t *moves) { return gen(CP(pos), moves, GEN_QUIET); }
 
 /* Noisy moves; facing an open path to a corner, every answer instead: the
  * moves after which the king is taken or sees no corner (a capture can
@@ -341,9 +344,9 @@ static int bdb_gen_moves(const position_t *pos, move_t *moves) { return gen(CP(p
 static int bdb_gen_noisy(const position_t *pos, move_t *moves)
 {
     if (!bdb_must_respond(pos))
-        return gen(CP(pos), moves, true);
+        return gen(CP(pos), moves, GEN_NOISY);
     move_t all[MAX_MOVES];
-    int n = gen(CP(pos), all, false), out = 0;
+    int n = gen(CP(pos), all, GEN_ALL), out = 0;
     for (int i = 0; i < n; i++)
         if ((all[i] & MOVE_CAPTURE) ? !made_sees_corner(pos, all[i]) : !sees_corner_after_quiet(CP(pos), all[i]))
             moves[out++] = all[i];
@@ -762,6 +765,7 @@ static const char *const bench_fens[] = {
         .gives_threat = bdb_gives_threat,                                                                        \
         .count_moves = bdb_count_moves,                                                                          \
         .move_legal = bdb_move_legal,                                                                            \
+        .gen_quiet = bdb_gen_quiet,                                                                              \
         .make = bdb_make,                                                                                        \
         .unmake = bdb_unmake,                                                                                    \
         .decided = bdb_decided,                                                                                  \

@@ -477,8 +477,9 @@ static bool quiet_call_allowed(const brax_t *b, int from, int to, bb128_t throug
     return any_threat(rest, t, bb128_xor(b->team[t], moved), b->team[t ^ 1], b->team[t ^ 1], q->dbl);
 }
 
-static int gen(const brax_t *b, move_t *moves, bool noisy_only)
+static int gen(const brax_t *b, move_t *moves, gen_part_t part)
 {
+    assert(part != GEN_QUIET); /* no gen_quiet: see the search's picker */
     if (is_over(b))
         return 0;
     int pl = b->stm;
@@ -517,7 +518,7 @@ static int gen(const brax_t *b, move_t *moves, bool noisy_only)
             m |= MOVE_NOISY | MOVE_IRREVERSIBLE;
         /* Quiescence takes captures and calls: a call decides the reply, so
          * stopping just before one would hide what it wins. */
-        if (!noisy_only || (m & MOVE_CAPTURE))
+        if (part == GEN_ALL || (m & MOVE_CAPTURE))
             moves[out++] = m;
         bool call = false;
         if (two_sided && !(m & (MOVE_CAPTURE | MOVE_PASS))) {
@@ -552,7 +553,7 @@ static bool brax_move_legal(const position_t *pos, move_t m)
     const brax_t *b = CP(pos);
     move_t moves[MAX_MOVES];
     if (m & MOVE_PASS)
-        return listed(moves, gen(b, moves, false), m);
+        return listed(moves, gen(b, moves, GEN_ALL), m);
     int from = move_from(m);
     if (is_over(b) || from >= N_PTS || from == b->first || !bb128_test(b->men[b->stm], from))
         return false;
@@ -656,14 +657,14 @@ static int count_two_player(const brax_t *b)
     return count_men_moves(b, from_set, &q);
 }
 
-static int brax_gen_moves(const position_t *pos, move_t *moves) { return gen(CP(pos), moves, false); }
-static int brax_gen_noisy(const position_t *pos, move_t *moves) { return gen(CP(pos), moves, true); }
+static int brax_gen_moves(const position_t *pos, move_t *moves) { return gen(CP(pos), moves, GEN_ALL); }
+static int brax_gen_noisy(const position_t *pos, move_t *moves) { return gen(CP(pos), moves, GEN_NOISY); }
 static int brax_count_moves(const position_t *pos)
 {
     if (!team_game(CP(pos)))
         return count_two_player(CP(pos));
     move_t moves[MAX_MOVES];
-    return gen(CP(pos), moves, false);
+    return gen(CP(pos), moves, GEN_ALL);
 }
 
 /* ---- make / unmake ---- */
@@ -1049,7 +1050,7 @@ static move_t brax_parse_move(const position_t *pos, const char *text)
         len--;
     move_t moves[MAX_MOVES];
     if (len == 4 && strncmp(text, "pass", 4) == 0) {
-        int n = gen(b, moves, false);
+        int n = gen(b, moves, GEN_ALL);
         for (int i = 0; i < n; i++)
             if ((moves[i] & MOVE_PASS) && ((moves[i] & MOVE_CALL) != 0) == call)
                 return moves[i];
@@ -1061,7 +1062,7 @@ static move_t brax_parse_move(const position_t *pos, const char *text)
     int to = read_point(text + len - 2);
     if (from < 0 || to < 0 || (len == 6 && mid < 0))
         return MOVE_NONE;
-    int n = gen(b, moves, false);
+    int n = gen(b, moves, GEN_ALL);
     for (int i = 0; i < n; i++) {
         move_t m = moves[i];
         if ((m & MOVE_PASS) || move_from(m) != from || move_to(m) != to || ((m & MOVE_CALL) != 0) != call)

@@ -526,17 +526,156 @@ static void reward_quiet(ctx_t *c, move_t m, int ply, int depth, const move_t *t
     }
 }
 
-/* The moves of a node whose table move was searched first, ordered as if
- * generated with it: the table's move picked first, the rest from index 1
- * on. Returns their number. */
-static int generate_after_tt_move(ctx_t *c, move_t *moves, int *scores, move_t tt_move, int ply)
+/* The moves of a node, released in stages so that a node cut off early
+ * never lists what it did not need: the table's move (when the game can
+ * tell that it is legal here), the noisy moves, the killers and the
+ * counter-move, then the quiet moves. Each stage's moves are scored when
+ * released, in the order score_moves gives the whole list. A game without
+ * gen_quiet (Brax, whose quiet moves cost little beside the calls that
+ * gen_noisy must judge) gets every move after the table's at once; at the
+ * root, when the mover must answer a threat and in games without
+ * move_legal, every move is released at once. */
+typedef enum stage { STAGE_NOISY, STAGE_REFUTATIONS, STAGE_QUIET, STAGE_ALL, STAGE_DONE } stage_t;
+
+typedef struct picker {
+    move_t moves[MAX_MOVES];
+    int scores[MAX_MOVES];
+    int n;          /* moves[0..n) released */
+    stage_t stage;  /* what is released when they run out */
+    move_t tt_move; /* released first, or MOVE_NONE */
+    int refutations_from; /* where the killers and counter-move were put */
+    int ply;
+    bool unscored; /* released at once: scored by picker_score */
+} picker_t;
+
+static bool released(const picker_t *p, move_t m, int from)
 {
-    int n = c->g->gen_moves(&c->pos, moves);
-    score_moves(c, moves, scores, n, tt_move, ply);
-    move_t first = pick_move(moves, scores, n, 0);
-    assert(first == tt_move && "move_legal agrees with gen_moves");
+    for (int i = from; i < p->n; i++)
+        if (p->moves[i] == m)
+            return true;
+    return false;
+}
+
+/* Appends the moves generated at moves + n that are not released yet
+ * (the table's move, the killers), scored by history plus `base`. */
+static void release_generated(ctx_t *c, picker_t *p, int k, int base, int released_before)
+{
+    const int *hist = history_of(c, side_to_move(c));
+    int kept = p->n;
+    for (int j = p->n; j < p->n + k; j++) {
+        move_t m = p->moves[j];
+        if (m == p->tt_move || released(p, m, released_before))
+            continue;
+        p->moves[kept] = m;
+        p->scores[kept++] = base + hist[c->g->move_key(m)];
+    }
+    p->n = kept;
+}
+
+/* The killers and the counter-move: quiet moves that refuted a sibling or
+ * the move before, tried before any quiet move is generated. */
+static void release_refutations(ctx_t *c, picker_t *p)
+{
+    move_t *cs = counter_slot(c, p->ply);
+    move_t cand[3] = {c->killers[p->ply][0], c->killers[p->ply][1], cs ? *cs : MOVE_NONE};
+    static const int order[3] = {ORDER_KILLER1, ORDER_KILLER2, ORDER_COUNTER};
+    p->refutations_from = p->n;
+    for (int k = 0; k < 3; k++) {
+        move_t m = cand[k];
+        if (m == MOVE_NONE || (m & MOVE_NOISY) || m == p->tt_move || released(p, m, p->refutations_from) ||
+            !c->g->move_legal(&c->pos, m))
+            continue;
+        p->moves[p->n] = m;
+        p->scores[p->n++] = order[k];
+    }
+}
+
+/* Every move after the table's (the only one released), ordered as
+ * score_moves and pick_move order the whole list. */
+static void release_rest(ctx_t *c, picker_t *p)
+{
+    assert(p->n == 1 && p->tt_move != MOVE_NONE);
+    int n = c->g->gen_moves(&c->pos, p->moves);
+    score_moves(c, p->moves, p->scores, n, p->tt_move, p->ply);
+    move_t first = pick_move(p->moves, p->scores, n, 0);
+    assert(first == p->tt_move && "move_legal agrees with gen_moves");
     (void)first;
-    return n;
+    p->n = n;
+}
+
+/* Releases the next stages until a move is added or none is left; returns
+ * whether one was added. */
+static bool picker_fill(ctx_t *c, picker_t *p)
+{
+    int before = p->n;
+    while (p->n == before && p->stage != STAGE_DONE) {
+        switch (p->stage) {
+        case STAGE_NOISY:
+            release_generated(c, p, c->g->gen_noisy(&c->pos, p->moves + p->n), ORDER_NOISY, p->n);
+            p->stage = STAGE_REFUTATIONS;
+            break;
+        case STAGE_REFUTATIONS:
+            release_refutations(c, p);
+            p->stage = STAGE_QUIET;
+            break;
+        case STAGE_QUIET: /* without the refutations released before */
+            release_generated(c, p, c->g->gen_quiet(&c->pos, p->moves + p->n), 0, p->refutations_from);
+            p->stage = STAGE_DONE;
+            break;
+        default:
+            release_rest(c, p);
+            p->stage = STAGE_DONE;
+            break;
+        }
+    }
+    return p->n > before;
+}
+
+/* Starts the moves of a node; returns false when it has none (the game is
+ * over). The table's move is trusted only when the game says it is legal. */
+static bool picker_start(ctx_t *c, picker_t *p, move_t tt_move, int ply, bool staged)
+{
+    p->ply = ply;
+    p->n = 0;
+    p->tt_move = MOVE_NONE;
+    p->unscored = false;
+    p->stage = c->g->gen_quiet ? STAGE_NOISY : STAGE_ALL;
+    if (staged && tt_move != MOVE_NONE && c->g->move_legal(&c->pos, tt_move)) {
+        p->tt_move = p->moves[0] = tt_move;
+        p->scores[p->n++] = ORDER_TT;
+        return true;
+    }
+    if (staged && p->stage == STAGE_NOISY)
+        return picker_fill(c, p);
+    /* All at once, scored once the node has cut the list down (the root,
+     * an answer to a threat) and tried its null move. */
+    p->stage = STAGE_DONE;
+    p->unscored = true;
+    p->n = c->g->gen_moves(&c->pos, p->moves);
+    return p->n > 0;
+}
+
+/* Scores a list released at once, after the node has cut it down. */
+static void picker_score(ctx_t *c, picker_t *p, move_t tt_move)
+{
+    assert(p->unscored && p->tt_move == MOVE_NONE);
+    score_moves(c, p->moves, p->scores, p->n, tt_move, p->ply);
+    p->unscored = false;
+}
+
+/* Releases every stage left (the list is then complete). */
+static void picker_fill_all(ctx_t *c, picker_t *p)
+{
+    while (picker_fill(c, p))
+        ;
+}
+
+/* The i-th move of the node in order, or MOVE_NONE after the last. */
+static move_t picker_next(ctx_t *c, picker_t *p, int i)
+{
+    if (i == p->n && !picker_fill(c, p))
+        return MOVE_NONE;
+    return pick_move(p->moves, p->scores, p->n, i);
 }
 
 /* ---- the search proper ---- */
@@ -904,19 +1043,15 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
          (hit.bound == TT_UPPER && hit.score <= alpha)))
         return hit.score;
 
-    /* 4. The table's move, when legal here, is tried before any other is
-     * generated (it also shows the game is not over): a node it cuts off,
-     * or one cut off before the move loop, never lists its moves. */
+    /* 4. Moves in stages (the table's move first, when legal here: it
+     * also shows the game is not over), so that a node cut off early,
+     * before the move loop too, never lists its quiet moves. */
     bool respond = c->g->must_respond && c->g->must_respond(&c->pos);
-    move_t tt_move = found && !respond && ply > 0 && c->g->move_legal && c->g->move_legal(&c->pos, hit.move)
-                         ? hit.move
-                         : MOVE_NONE;
-    move_t moves[MAX_MOVES];
-    int n = 1;
-    if (tt_move != MOVE_NONE)
-        moves[0] = tt_move;
-    else if ((n = c->g->gen_moves(&c->pos, moves)) == 0)
+    bool staged = ply > 0 && !respond && c->g->move_legal;
+    picker_t pk;
+    if (!picker_start(c, &pk, found ? hit.move : MOVE_NONE, ply, staged))
         return terminal_score(c, c->g->outcome(&c->pos), ply);
+    move_t *moves = pk.moves;
 
     /* 5. Facing a threat to win at once, only the answers count: any other
      * move loses on the spot. A lone answer is forced, and the line is
@@ -926,18 +1061,17 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
         int k = c->g->gen_noisy(&c->pos, answers);
         if (k > 0) {
             memcpy(moves, answers, (size_t)k * sizeof *moves);
-            n = k;
+            pk.n = k;
             if (k == 1 && ply < 2 * c->root_depth)
                 depth++;
         }
     }
     if (ply == 0) {
-        n = allowed_root_moves(c->req, moves, n);
-        int kept = 0;
+        int n = allowed_root_moves(c->req, moves, pk.n), kept = 0;
         for (int i = 0; i < n; i++)
             if (!move_in(moves[i], c->excluded, c->n_excluded))
                 moves[kept++] = moves[i];
-        n = kept;
+        pk.n = kept;
     }
 
     bool ordinary_beta = beta > -SCORE_WIN_BOUND && beta < SCORE_WIN_BOUND;
@@ -960,9 +1094,8 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
             return sc;
     }
 
-    int scores[MAX_MOVES];
-    if (tt_move == MOVE_NONE)
-        score_moves(c, moves, scores, n, found ? hit.move : MOVE_NONE, ply);
+    if (pk.unscored)
+        picker_score(c, &pk, found ? hit.move : MOVE_NONE);
     int team = side_to_move(c);
     score_t best = -SCORE_INF, orig_alpha = alpha;
     move_t best_move = MOVE_NONE;
@@ -972,8 +1105,8 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
     bool brs_reply = c->brs_reply[ply];
     bool may_prune = c->null_ok && !pv_node && !respond && eval != -SCORE_INF;
     bool thinned = false; /* the list cut to the moves that make a threat */
-    for (int i = 0; i < n; i++) {
-        move_t m = i == 0 && tt_move != MOVE_NONE ? tt_move : pick_move(moves, scores, n, i);
+    move_t m;
+    for (int i = 0; (m = picker_next(c, &pk, i)) != MOVE_NONE; i++) {
         bool quiet = !(m & MOVE_NOISY), killer = m == c->killers[ply][0] || m == c->killers[ply][1];
         /* 8. Late move and futility pruning: near the leaves, once a move
          * has kept the game alive, late quiet moves and quiet moves that
@@ -989,14 +1122,15 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
          * same test (which only grows stricter as moves are searched):
          * none of them is picked, but for those that make a threat. */
         if (prunable && !c->g->must_respond) {
-            assert(later_moves_quiet(moves, n, i, c->killers[ply]));
+            assert(later_moves_quiet(moves, pk.n, i, c->killers[ply]));
             break;
         }
         bool asks = quiet && c->g->must_respond, told = asks && c->g->gives_threat;
         bool threat = told && c->g->gives_threat(&c->pos, m);
         if (prunable && told && !thinned) {
-            assert(later_moves_quiet(moves, n, i, c->killers[ply]));
-            n = i + 1 + keep_threats(c, moves + i + 1, scores + i + 1, n - i - 1);
+            picker_fill_all(c, &pk);
+            assert(later_moves_quiet(moves, pk.n, i, c->killers[ply]));
+            pk.n = i + 1 + keep_threats(c, moves + i + 1, pk.scores + i + 1, pk.n - i - 1);
             thinned = true;
         }
         if (prunable && told && !threat)
@@ -1063,9 +1197,6 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
             }
         }
         tried[tried_n++] = m;
-        /* (No move is pruned before the first, so this is reached.) */
-        if (i == 0 && tt_move != MOVE_NONE)
-            n = generate_after_tt_move(c, moves, scores, tt_move, ply);
     }
 
     int bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
