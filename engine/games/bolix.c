@@ -353,17 +353,31 @@ static bb128_t placeable(const bolix_t *b)
     return e;
 }
 
-static int bolix_gen_moves(const position_t *pos, move_t *moves)
+/* Every move (GEN_ALL), or the quiet ones (GEN_QUIET): the placements on
+ * the cells that neither win, make four nor capture, and the pass (a
+ * capture cell whose placement took nothing would be kept). */
+static int gen_part(const bolix_t *b, gen_part_t part, move_t *moves)
 {
-    const bolix_t *b = CP(pos);
+    assert(part != GEN_NOISY); /* bolix_gen_noisy */
     if (is_over(b))
         return 0;
     if (b->hand[b->stm] == 0) {
         moves[0] = PASS;
         return 1;
     }
-    return gen_on(b, placeable(b), moves);
+    if (part == GEN_ALL)
+        return gen_on(b, placeable(b), moves);
+    placements_t p = placements_of(b, b->stm);
+    bb128_t loud = bb128_or(p.wins, p.fours);
+    int n = gen_with(b, bb128_andnot(placeable(b), loud), &p, moves), out = 0;
+    for (int i = 0; i < n; i++)
+        if (!(moves[i] & MOVE_NOISY))
+            moves[out++] = moves[i];
+    return out;
 }
+
+static int bolix_gen_moves(const position_t *pos, move_t *moves) { return gen_part(CP(pos), GEN_ALL, moves); }
+static int bolix_gen_quiet(const position_t *pos, move_t *moves) { return gen_part(CP(pos), GEN_QUIET, moves); }
 
 /* Only the placements on the move's cell are listed. */
 static bool bolix_move_legal(const position_t *pos, move_t m)
@@ -451,26 +465,6 @@ static int bolix_gen_noisy(const position_t *pos, move_t *moves)
         if (wins || blocks || breaks)
             moves[out++] = m;
     }
-    return out;
-}
-
-/* The quiet placements: on the cells that neither win, make four nor
- * capture (a capture cell whose placement takes nothing would be kept). */
-static int bolix_gen_quiet(const position_t *pos, move_t *moves)
-{
-    const bolix_t *b = CP(pos);
-    if (is_over(b))
-        return 0;
-    if (b->hand[b->stm] == 0) {
-        moves[0] = PASS;
-        return 1;
-    }
-    placements_t p = placements_of(b, b->stm);
-    bb128_t loud = bb128_or(p.wins, p.fours);
-    int n = gen_with(b, bb128_andnot(placeable(b), loud), &p, moves), out = 0;
-    for (int i = 0; i < n; i++)
-        if (!(moves[i] & MOVE_NOISY))
-            moves[out++] = moves[i];
     return out;
 }
 
