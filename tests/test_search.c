@@ -643,14 +643,6 @@ END_TEST
  * collision), each with one bit flipped, and random words. Outside a
  * must_respond position, gen_noisy and gen_quiet split gen_moves by the
  * noisy flag, each in gen_moves' order. */
-static bool in_list(const move_t *moves, int n, move_t m)
-{
-    for (int i = 0; i < n; i++)
-        if (moves[i] == m)
-            return true;
-    return false;
-}
-
 static void check_move_legal(const game_t *g, const position_t *pos, const move_t *pool, int pool_n, rng_t *rng)
 {
     move_t moves[MAX_MOVES];
@@ -658,7 +650,7 @@ static void check_move_legal(const game_t *g, const position_t *pos, const move_
     for (int i = 0; i < pool_n; i++) {
         move_t cand[3] = {pool[i], pool[i] ^ (move_t)1 << rng_below(rng, 32), (move_t)rng_next(rng)};
         for (int k = 0; k < 3; k++)
-            ck_assert_msg(g->move_legal(pos, cand[k]) == in_list(moves, n, cand[k]), "%s %s: move %08x",
+            ck_assert_msg(g->move_legal(pos, cand[k]) == move_in(cand[k], moves, n), "%s %s: move %08x",
                           g->name, fen_of(g, pos), cand[k]);
     }
     ck_assert(!g->move_legal(pos, MOVE_NONE));

@@ -118,13 +118,22 @@ typedef struct outcome {
 
 #define EVAL_TERMS_MAX 16
 
-/* Each term's value per team (teams 0 and 1 in two-sided games, one per
- * player in free-for-all games). In two-sided games the total is the
- * difference, from team 0's point of view. */
 /* Which part of its moves a game's generator lists (gen_moves, gen_noisy,
  * gen_quiet). */
 typedef enum gen_part { GEN_ALL, GEN_NOISY, GEN_QUIET } gen_part_t;
 
+/* Is m one of the n moves of set? */
+static inline bool move_in(move_t m, const move_t *set, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (set[i] == m)
+            return true;
+    return false;
+}
+
+/* Each term's value per team (teams 0 and 1 in two-sided games, one per
+ * player in free-for-all games). In two-sided games the total is the
+ * difference, from team 0's point of view. */
 typedef struct eval_trace {
     int count;
     struct {

@@ -391,11 +391,7 @@ static bool bolix_move_legal(const position_t *pos, move_t m)
     if (c >= N_CELLS || !bb128_test(placeable(b), c))
         return false;
     move_t moves[MAX_MOVES];
-    int n = gen_on(b, bb128_bit(c), moves);
-    for (int i = 0; i < n; i++)
-        if (moves[i] == m)
-            return true;
-    return false;
+    return move_in(m, moves, gen_on(b, bb128_bit(c), moves));
 }
 
 /* Cells of the opponent's fours: where the opponent would make five. */

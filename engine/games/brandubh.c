@@ -281,11 +281,7 @@ static bool bdb_move_legal(const position_t *pos, move_t m)
     if (is_decided(b) || MOVE_BODY(m) >> 12 || !(movers(b) & bb_bit(move_from(m))))
         return false;
     move_t moves[MAX_MOVES];
-    int n = gen_piece(b, move_from(m), occupied(b), capturing_squares(b), GEN_ALL, moves);
-    for (int i = 0; i < n; i++)
-        if (moves[i] == m)
-            return true;
-    return false;
+    return move_in(m, moves, gen_piece(b, move_from(m), occupied(b), capturing_squares(b), GEN_ALL, moves));
 }
 
 /* The king sees a corner: with the defenders to move it escapes. */

@@ -537,14 +537,6 @@ static int gen(const brax_t *b, move_t *moves, gen_part_t part)
     return out;
 }
 
-static bool listed(const move_t *moves, int n, move_t m)
-{
-    for (int i = 0; i < n; i++)
-        if (moves[i] == m)
-            return true;
-    return false;
-}
-
 /* Only the moved man's plain moves are listed, and the call judged alone;
  * a pass is looked up in the whole list. After a call, a man outside the
  * threatened ones moves only when none of them can. */
@@ -553,7 +545,7 @@ static bool brax_move_legal(const position_t *pos, move_t m)
     const brax_t *b = CP(pos);
     move_t moves[MAX_MOVES];
     if (m & MOVE_PASS)
-        return listed(moves, gen(b, moves, GEN_ALL), m);
+        return move_in(m, moves, gen(b, moves, GEN_ALL));
     int from = move_from(m);
     if (is_over(b) || from >= N_PTS || from == b->first || !bb128_test(b->men[b->stm], from))
         return false;
@@ -563,7 +555,7 @@ static bool brax_move_legal(const position_t *pos, move_t m)
     if (!bb128_empty(forced) && !bb128_test(forced, from) && gen_plain(b, b->stm, forced, moves) > 0)
         return false;
     move_t plain = m & ~(MOVE_CALL | MOVE_NOISY | MOVE_IRREVERSIBLE);
-    if (!listed(moves, gen_plain(b, b->stm, bb128_bit(from), moves), plain))
+    if (!move_in(plain, moves, gen_plain(b, b->stm, bb128_bit(from), moves)))
         return false;
     move_t flagged = plain | ((plain & MOVE_CAPTURE) ? MOVE_NOISY | MOVE_IRREVERSIBLE : 0);
     if (!(m & MOVE_CALL))

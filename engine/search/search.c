@@ -550,10 +550,7 @@ typedef struct picker {
 
 static bool released(const picker_t *p, move_t m, int from)
 {
-    for (int i = from; i < p->n; i++)
-        if (p->moves[i] == m)
-            return true;
-    return false;
+    return move_in(m, p->moves + from, p->n - from);
 }
 
 /* Appends the moves generated at moves + n that are not released yet
@@ -955,13 +952,6 @@ static void update_pv(ctx_t *c, int ply, move_t m)
     c->pv_len[ply] = len + 1;
 }
 
-static bool move_in(move_t m, const move_t *set, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (set[i] == m)
-            return true;
-    return false;
-}
 
 /* Keeps, of the n root moves, those the request allows; the new count. */
 static int allowed_root_moves(const search_request_t *req, move_t *moves, int n)
