@@ -656,18 +656,31 @@ static void check_move_legal(const game_t *g, const position_t *pos, const move_
     ck_assert(!g->move_legal(pos, MOVE_NONE));
 }
 
+/* The picker's stages split gen_moves: its first stage (gen_captures, or
+ * gen_noisy) holds only noisy moves, gen_quiet the rest with every quiet
+ * move, each in gen_moves' order; and gen_noisy is exactly the noisy ones. */
 static void check_split(const game_t *g, const position_t *pos)
 {
     if (!g->gen_quiet || (g->must_respond && g->must_respond(pos)))
         return;
-    move_t all[MAX_MOVES], noisy[MAX_MOVES], quiet[MAX_MOVES];
-    int n = g->gen_moves(pos, all), a = g->gen_noisy(pos, noisy), b = g->gen_quiet(pos, quiet), ia = 0, ib = 0;
-    ck_assert_msg(a + b == n, "%s %s: %d noisy + %d quiet of %d", g->name, fen_of(g, pos), a, b, n);
+    move_t all[MAX_MOVES], noisy[MAX_MOVES], first[MAX_MOVES], quiet[MAX_MOVES];
+    int n = g->gen_moves(pos, all), k = g->gen_noisy(pos, noisy);
+    int a = (g->gen_captures ? g->gen_captures : g->gen_noisy)(pos, first), b = g->gen_quiet(pos, quiet);
+    ck_assert_msg(a + b == n, "%s %s: %d first + %d quiet of %d", g->name, fen_of(g, pos), a, b, n);
+    int ia = 0, ib = 0, ik = 0;
     for (int i = 0; i < n; i++) {
         bool loud = all[i] & MOVE_NOISY;
-        move_t next = loud ? (ia < a ? noisy[ia++] : MOVE_NONE) : (ib < b ? quiet[ib++] : MOVE_NONE);
-        ck_assert_msg(next == all[i], "%s %s: move %08x out of place", g->name, fen_of(g, pos), all[i]);
+        if (loud) {
+            ck_assert_msg(ik < k && noisy[ik] == all[i], "%s %s: noisy move %08x out of place", g->name,
+                          fen_of(g, pos), all[i]);
+            ik++;
+        }
+        bool in_first = ia < a && first[ia] == all[i];
+        ck_assert_msg(in_first ? loud : ib < b && quiet[ib] == all[i], "%s %s: move %08x out of place", g->name,
+                      fen_of(g, pos), all[i]);
+        in_first ? ia++ : ib++;
     }
+    ck_assert_int_eq(ik, k);
 }
 
 START_TEST(staging_hooks_agree_with_gen_moves)

@@ -119,8 +119,8 @@ typedef struct outcome {
 #define EVAL_TERMS_MAX 16
 
 /* Which part of its moves a game's generator lists (gen_moves, gen_noisy,
- * gen_quiet). */
-typedef enum gen_part { GEN_ALL, GEN_NOISY, GEN_QUIET } gen_part_t;
+ * gen_captures, gen_quiet). */
+typedef enum gen_part { GEN_ALL, GEN_NOISY, GEN_CAPTURES, GEN_QUIET } gen_part_t;
 
 /* Is m one of the n moves of set? */
 static inline bool move_in(move_t m, const move_t *set, int n)
@@ -179,10 +179,17 @@ typedef struct game {
     /* A subset of gen_moves: the moves quiescence must look at. Outside a
      * must_respond position, exactly the moves flagged MOVE_NOISY. */
     int (*gen_noisy)(const position_t *pos, move_t *moves);
-    /* The rest of gen_moves: the moves without MOVE_NOISY, in gen_moves'
-     * order, so that the search lists quiet moves only once the noisy ones
-     * and the killers have not cut the node off. NULL: the searcher
-     * generates every move at once. */
+    /* With gen_quiet, optional: the noisy moves the search tries before the
+     * killers, when not all of gen_noisy is cheap to list. Brax lists its
+     * captures here and leaves the calls of quiet moves, judged one by one,
+     * to gen_quiet. NULL: gen_noisy. */
+    int (*gen_captures)(const position_t *pos, move_t *moves);
+    /* The rest of gen_moves, in gen_moves' order: the moves without
+     * MOVE_NOISY, and with gen_captures every move it does not list (noisy
+     * ones too), so that the search lists them only once the moves before
+     * and the killers have not cut the node off. The search stages moves
+     * in games with both gen_quiet and move_legal; NULL: it generates every
+     * move at once. */
     int (*gen_quiet)(const position_t *pos, move_t *moves);
     /* Number of legal moves; may be faster than gen_moves (bulk perft). */
     int (*count_moves)(const position_t *pos);

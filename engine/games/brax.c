@@ -477,9 +477,26 @@ static bool quiet_call_allowed(const brax_t *b, int from, int to, bb128_t throug
     return any_threat(rest, t, bb128_xor(b->team[t], moved), b->team[t ^ 1], b->team[t ^ 1], q->dbl);
 }
 
+/* Is move m (a plain move, or its call variant) in `part`? The calls of
+ * quiet moves, judged one by one, are left to GEN_QUIET, so that the
+ * search's first stage (GEN_CAPTURES) judges none of them. */
+static bool in_part(move_t m, gen_part_t part)
+{
+    bool capture = m & MOVE_CAPTURE;
+    switch (part) {
+    case GEN_NOISY:
+        return capture || (m & MOVE_CALL);
+    case GEN_CAPTURES:
+        return capture;
+    case GEN_QUIET:
+        return !capture;
+    default:
+        return true;
+    }
+}
+
 static int gen(const brax_t *b, move_t *moves, gen_part_t part)
 {
-    assert(part != GEN_QUIET); /* no gen_quiet: see the search's picker */
     if (is_over(b))
         return 0;
     int pl = b->stm;
@@ -505,11 +522,7 @@ static int gen(const brax_t *b, move_t *moves, gen_part_t part)
     if (calls)
         enemy_near = near_men(b->team[team_of(pl) ^ 1]);
     quiet_calls_t q = {0};
-    bool two_sided = calls && !team_game(b);
-    if (two_sided) {
-        q = quiet_calls_of(b, enemy_near);
-        assert(bb128_eq(q.steady, steady_men(b, enemy_near)));
-    }
+    bool two_sided = calls && !team_game(b), q_known = false;
     int out = 0, through_of = -1;
     bb128_t through = bb128_zero();
     for (int i = 0; i < n; i++) {
@@ -518,9 +531,16 @@ static int gen(const brax_t *b, move_t *moves, gen_part_t part)
             m |= MOVE_NOISY | MOVE_IRREVERSIBLE;
         /* Quiescence takes captures and calls: a call decides the reply, so
          * stopping just before one would hide what it wins. */
-        if (part == GEN_ALL || (m & MOVE_CAPTURE))
+        if (in_part(m, part))
             moves[out++] = m;
-        bool call = false;
+        if (!calls || !in_part(m | MOVE_CALL, part))
+            continue;
+        if (two_sided && !q_known) {
+            q = quiet_calls_of(b, enemy_near);
+            assert(bb128_eq(q.steady, steady_men(b, enemy_near)));
+            q_known = true;
+        }
+        bool call;
         if (two_sided && !(m & (MOVE_CAPTURE | MOVE_PASS))) {
             if (move_from(m) != through_of) { /* a man's moves come together */
                 through_of = move_from(m);
@@ -528,8 +548,8 @@ static int gen(const brax_t *b, move_t *moves, gen_part_t part)
             }
             call = quiet_call_allowed(b, move_from(m), move_to(m), through, &q);
             assert(call == call_allowed(b, m, &q.steady, enemy_near));
-        } else if (calls) {
-            call = call_allowed(b, m, team_game(b) ? NULL : &q.steady, enemy_near);
+        } else {
+            call = call_allowed(b, m, two_sided ? &q.steady : NULL, enemy_near);
         }
         if (call)
             moves[out++] = m | MOVE_CALL | MOVE_NOISY;
@@ -651,6 +671,8 @@ static int count_two_player(const brax_t *b)
 
 static int brax_gen_moves(const position_t *pos, move_t *moves) { return gen(CP(pos), moves, GEN_ALL); }
 static int brax_gen_noisy(const position_t *pos, move_t *moves) { return gen(CP(pos), moves, GEN_NOISY); }
+static int brax_gen_captures(const position_t *pos, move_t *moves) { return gen(CP(pos), moves, GEN_CAPTURES); }
+static int brax_gen_quiet(const position_t *pos, move_t *moves) { return gen(CP(pos), moves, GEN_QUIET); }
 static int brax_count_moves(const position_t *pos)
 {
     if (!team_game(CP(pos)))
@@ -1470,6 +1492,8 @@ static const char *const bench_fens_hunt[] = {
         .pass_turn = brax_pass_turn,                                                                             \
         .gen_moves = brax_gen_moves,                                                                             \
         .gen_noisy = brax_gen_noisy,                                                                             \
+        .gen_captures = brax_gen_captures,                                                                       \
+        .gen_quiet = brax_gen_quiet,                                                                             \
         .count_moves = brax_count_moves,                                                                         \
         .move_legal = brax_move_legal,                                                                           \
         .make = brax_make,                                                                                       \

@@ -528,14 +528,14 @@ static void reward_quiet(ctx_t *c, move_t m, int ply, int depth, const move_t *t
 
 /* The moves of a node, released in stages so that a node cut off early
  * never lists what it did not need: the table's move (when the game can
- * tell that it is legal here), the noisy moves, the killers and the
- * counter-move, then the quiet moves. Each stage's moves are scored when
- * released, in the order score_moves gives the whole list. A game without
- * gen_quiet (Brax, whose quiet moves cost little beside the calls that
- * gen_noisy must judge) gets every move after the table's at once; at the
- * root, when the mover must answer a threat and in games without
- * move_legal, every move is released at once. */
-typedef enum stage { STAGE_NOISY, STAGE_REFUTATIONS, STAGE_QUIET, STAGE_ALL, STAGE_DONE } stage_t;
+ * tell that it is legal here), the noisy moves (or, in a game with
+ * gen_captures, the cheap ones), the killers and the counter-move, then the
+ * quiet moves (with gen_captures, the noisy ones it left too: Brax's calls,
+ * each judged per quiet move, are listed only here). Each stage's moves are
+ * scored when released as score_moves scores them. At the root, when the
+ * mover must answer a threat and in games without move_legal and
+ * gen_quiet, every move is released at once. */
+typedef enum stage { STAGE_NOISY, STAGE_REFUTATIONS, STAGE_QUIET, STAGE_DONE } stage_t;
 
 typedef struct picker {
     move_t moves[MAX_MOVES];
@@ -546,6 +546,7 @@ typedef struct picker {
     int refutations_from; /* where the killers and counter-move were put */
     int ply;
     bool unscored; /* released at once: scored by picker_score */
+    bool tt_listed; /* the table's move was generated again (debug check) */
 } picker_t;
 
 static bool released(const picker_t *p, move_t m, int from)
@@ -554,17 +555,19 @@ static bool released(const picker_t *p, move_t m, int from)
 }
 
 /* Appends the moves generated at moves + n that are not released yet
- * (the table's move, the killers), scored by history plus `base`. */
-static void release_generated(ctx_t *c, picker_t *p, int k, int base, int released_before)
+ * (the table's move, the killers), scored by history, noisy ones first. */
+static void release_generated(ctx_t *c, picker_t *p, int k, int released_before)
 {
     const int *hist = history_of(c, side_to_move(c));
     int kept = p->n;
     for (int j = p->n; j < p->n + k; j++) {
         move_t m = p->moves[j];
+        if (m == p->tt_move)
+            p->tt_listed = true;
         if (m == p->tt_move || released(p, m, released_before))
             continue;
         p->moves[kept] = m;
-        p->scores[kept++] = base + hist[c->g->move_key(m)];
+        p->scores[kept++] = (m & MOVE_NOISY ? ORDER_NOISY : 0) + hist[c->g->move_key(m)];
     }
     p->n = kept;
 }
@@ -587,19 +590,6 @@ static void release_refutations(ctx_t *c, picker_t *p)
     }
 }
 
-/* Every move after the table's (the only one released), ordered as
- * score_moves and pick_move order the whole list. */
-static void release_rest(ctx_t *c, picker_t *p)
-{
-    assert(p->n == 1 && p->tt_move != MOVE_NONE);
-    int n = c->g->gen_moves(&c->pos, p->moves);
-    score_moves(c, p->moves, p->scores, n, p->tt_move, p->ply);
-    move_t first = pick_move(p->moves, p->scores, n, 0);
-    assert(first == p->tt_move && "move_legal agrees with gen_moves");
-    (void)first;
-    p->n = n;
-}
-
 /* Releases the next stages until a move is added or none is left; returns
  * whether one was added. */
 static bool picker_fill(ctx_t *c, picker_t *p)
@@ -608,7 +598,8 @@ static bool picker_fill(ctx_t *c, picker_t *p)
     while (p->n == before && p->stage != STAGE_DONE) {
         switch (p->stage) {
         case STAGE_NOISY:
-            release_generated(c, p, c->g->gen_noisy(&c->pos, p->moves + p->n), ORDER_NOISY, p->n);
+            release_generated(c, p, (c->g->gen_captures ? c->g->gen_captures : c->g->gen_noisy)(&c->pos, p->moves + p->n),
+                              p->n);
             p->stage = STAGE_REFUTATIONS;
             break;
         case STAGE_REFUTATIONS:
@@ -616,12 +607,11 @@ static bool picker_fill(ctx_t *c, picker_t *p)
             p->stage = STAGE_QUIET;
             break;
         case STAGE_QUIET: /* without the refutations released before */
-            release_generated(c, p, c->g->gen_quiet(&c->pos, p->moves + p->n), 0, p->refutations_from);
+            release_generated(c, p, c->g->gen_quiet(&c->pos, p->moves + p->n), p->refutations_from);
+            assert((p->tt_move == MOVE_NONE || p->tt_listed) && "move_legal agrees with gen_moves");
             p->stage = STAGE_DONE;
             break;
-        default:
-            release_rest(c, p);
-            p->stage = STAGE_DONE;
+        case STAGE_DONE:
             break;
         }
     }
@@ -635,14 +625,14 @@ static bool picker_start(ctx_t *c, picker_t *p, move_t tt_move, int ply, bool st
     p->ply = ply;
     p->n = 0;
     p->tt_move = MOVE_NONE;
-    p->unscored = false;
-    p->stage = c->g->gen_quiet ? STAGE_NOISY : STAGE_ALL;
+    p->unscored = p->tt_listed = false;
+    p->stage = STAGE_NOISY;
     if (staged && tt_move != MOVE_NONE && c->g->move_legal(&c->pos, tt_move)) {
         p->tt_move = p->moves[0] = tt_move;
         p->scores[p->n++] = ORDER_TT;
         return true;
     }
-    if (staged && p->stage == STAGE_NOISY)
+    if (staged)
         return picker_fill(c, p);
     /* All at once, scored once the node has cut the list down (the root,
      * an answer to a threat) and tried its null move. */
@@ -658,6 +648,13 @@ static void picker_score(ctx_t *c, picker_t *p, move_t tt_move)
     assert(p->unscored && p->tt_move == MOVE_NONE);
     score_moves(c, p->moves, p->scores, p->n, tt_move, p->ply);
     p->unscored = false;
+}
+
+/* Are the moves not yet released all quiet? Not before a gen_quiet that
+ * may hold noisy moves (Brax's calls). */
+static bool picker_only_quiet_left(const ctx_t *c, const picker_t *p)
+{
+    return p->stage == STAGE_DONE || !c->g->gen_captures;
 }
 
 /* Releases every stage left (the list is then complete). */
@@ -1037,7 +1034,7 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
      * also shows the game is not over), so that a node cut off early,
      * before the move loop too, never lists its quiet moves. */
     bool respond = c->g->must_respond && c->g->must_respond(&c->pos);
-    bool staged = ply > 0 && !respond && c->g->move_legal;
+    bool staged = ply > 0 && !respond && c->g->move_legal && c->g->gen_quiet;
     picker_t pk;
     if (!picker_start(c, &pk, found ? hit.move : MOVE_NONE, ply, staged))
         return terminal_score(c, c->g->outcome(&c->pos), ply);
@@ -1112,6 +1109,8 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
          * same test (which only grows stricter as moves are searched):
          * none of them is picked, but for those that make a threat. */
         if (prunable && !c->g->must_respond) {
+            if (!picker_only_quiet_left(c, &pk))
+                continue; /* a counter-move before Brax's calls */
             assert(later_moves_quiet(moves, pk.n, i, c->killers[ply]));
             break;
         }
