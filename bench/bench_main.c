@@ -294,7 +294,7 @@ static void smp(int n)
     /* About a second on one thread in each game: shorter searches (bolix at
      * depth 7, 0.1 s) measure thread start-up and the table's luck more
      * than the threads' shared work. */
-    const int depths[] = {12, 11, 10};
+    const int depths[] = {13, 12, 10};
     searcher_t *s = searcher_new(64);
     if (!s)
         return;

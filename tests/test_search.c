@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../engine/games/bolix.h"
 #include "../engine/games/brandubh.h"
 #include "../engine/games/brax.h"
 #include "../engine/games/jinxx.h"
@@ -444,6 +445,59 @@ START_TEST(threads_find_the_same_wins)
 }
 END_TEST
 
+/* The depths a search reported, in order, and its last line. */
+typedef struct depths {
+    int depth[MAX_PLY];
+    int n;
+    search_info_t last;
+} depths_t;
+
+static void collect_depths(void *ctx, const position_t *root, const search_info_t *info)
+{
+    (void)root;
+    depths_t *d = ctx;
+    if (d->n < MAX_PLY)
+        d->depth[d->n++] = info->depth;
+    d->last = *info;
+}
+
+/* Lazy SMP: a depth a helper completes first becomes the main thread's
+ * (its line reported, the search going on from the next depth). Reported
+ * depths only grow, the last is the limit, and the answer is the first
+ * move of the last line, every move of which is legal. (Whether a helper
+ * finishes a depth first depends on the scheduler: a hand-over is seen in
+ * deeper searches, `go depth 13` on two threads, not required here.) */
+START_TEST(threads_report_growing_depths)
+{
+    ck_assert(searcher_set_threads(S, 2));
+    const game_t *games[] = {&brandubh_v1, &brax_denham, &bolix};
+    const int depths[] = {9, 8, 5};
+    for (int i = 0; i < 3; i++)
+        for (int round = 0; round < 3; round++) {
+            search_request_t req = request(games[i], NULL);
+            depths_t d = {.n = 0};
+            req.limits.depth = depths[i];
+            req.report = collect_depths;
+            req.report_ctx = &d;
+            search_result_t r = run_cleared(&req);
+            ck_assert_int_eq(r.depth, depths[i]);
+            ck_assert_int_gt(d.n, 0);
+            ck_assert_int_eq(d.depth[d.n - 1], depths[i]);
+            for (int k = 1; k < d.n; k++)
+                ck_assert_int_gt(d.depth[k], d.depth[k - 1]);
+            ck_assert_uint_eq(r.best, d.last.pv[0]);
+            position_t pos = req.root;
+            for (int k = 0; k < d.last.pv_len; k++) {
+                move_t moves[MAX_MOVES];
+                ck_assert(move_in(d.last.pv[k], moves, games[i]->gen_moves(&pos, moves)));
+                undo_t u;
+                games[i]->make(&pos, d.last.pv[k], &u);
+            }
+        }
+    ck_assert(searcher_set_threads(S, 1));
+}
+END_TEST
+
 static void *stop_later(void *arg)
 {
     struct timespec ts = {0, 50 * 1000 * 1000};
@@ -789,6 +843,7 @@ Suite *suite_search(void)
     tcase_add_test(tc, mate_moves_follow_the_turns);
     tcase_add_test(tc, pass_turn_hooks);
     tcase_add_test(tc, staging_hooks_agree_with_gen_moves);
+    tcase_add_test(tc, threads_report_growing_depths);
     tcase_add_test(tc, brax_mop_up_wins_seven_against_one);
     tcase_add_test(tc, a_search_stopped_at_once_still_answers_well);
     suite_add_tcase(s, tc);

@@ -83,7 +83,9 @@ typedef struct worker {
  * deepening, and they share only the transposition table. Helpers start
  * their iterations at staggered depths, so the threads spread over the
  * tree and each finds the others' results in the table; the main thread
- * alone keeps time, reports and chooses the move. */
+ * alone keeps time, reports and chooses the move. A helper that completes
+ * an iteration deeper than the main thread's hands its line over: the
+ * main thread takes it as its own and goes on from the next depth. */
 struct searcher {
     tt_t tt;
     atomic_bool stop;
@@ -93,6 +95,11 @@ struct searcher {
     atomic_bool pondering;
     _Atomic int64_t ponderhit_ms;
     int threads;
+    /* The deepest iteration a helper completed in this search, and its line
+     * (written under the lock; the depth is read without it first). */
+    pthread_mutex_t handed_lock;
+    atomic_int handed_depth;
+    line_t handed;
     worker_t workers[SEARCH_THREADS_MAX]; /* [0] is the main thread */
     line_t lines[SEARCH_MULTIPV_MAX];     /* the main thread's MultiPV lines */
 };
@@ -131,6 +138,8 @@ struct ctx {
     move_t pv[MAX_PLY][MAX_PLY];
     int pv_len[MAX_PLY];
     bool stopped;
+    bool overtaken; /* stopped because a helper completed this iteration */
+    bool takes_handed; /* the main thread of a one-line search with helpers */
     score_t root_score;  /* the score of the root line in pv[0] */
     int root_depth;      /* the iteration's depth */
     int best_changes;    /* how often the best move changed lately, in hundredths */
@@ -175,6 +184,8 @@ searcher_t *searcher_new(size_t hash_mb)
     atomic_init(&s->helpers_stop, false);
     atomic_init(&s->pondering, false);
     atomic_init(&s->ponderhit_ms, 0);
+    atomic_init(&s->handed_depth, 0);
+    pthread_mutex_init(&s->handed_lock, NULL);
     return s;
 }
 
@@ -193,6 +204,7 @@ void searcher_free(searcher_t *s)
     tt_free(&s->tt);
     for (int i = 0; i < SEARCH_THREADS_MAX; i++)
         worker_free(&s->workers[i]);
+    pthread_mutex_destroy(&s->handed_lock);
     free(s);
 }
 
@@ -326,6 +338,8 @@ static void check_limits(ctx_t *c)
         c->stopped = true;
     else if (c->id != 0)
         c->stopped = atomic_load_explicit(&c->s->helpers_stop, memory_order_relaxed);
+    else if (c->takes_handed && atomic_load_explicit(&c->s->handed_depth, memory_order_relaxed) >= c->root_depth)
+        c->stopped = c->overtaken = true;
     else if ((c->limits.nodes && total_nodes(c) >= c->limits.nodes) ||
              (c->budget.hard_ms >= 0 && !still_pondering(c) && budget_used(c) >= c->budget.hard_ms))
         c->stopped = true;
@@ -1387,6 +1401,37 @@ static bool search_line(ctx_t *c, int depth, int k, line_t *line)
     return line->pv_len > 0;
 }
 
+/* A helper's completed iteration, kept for the main thread when it is the
+ * deepest yet. */
+static void hand_over(ctx_t *c, int depth, const line_t *line)
+{
+    searcher_t *s = c->s;
+    pthread_mutex_lock(&s->handed_lock);
+    if (depth > atomic_load_explicit(&s->handed_depth, memory_order_relaxed)) {
+        s->handed.score = line->score;
+        s->handed.pv_len = line->pv_len;
+        memcpy(s->handed.pv, line->pv, (size_t)line->pv_len * sizeof *line->pv);
+        atomic_store_explicit(&s->handed_depth, depth, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&s->handed_lock);
+}
+
+/* The main thread takes the line a helper completed at `depth` or deeper:
+ * its depth, or 0 when there is none. */
+static int take_handed(ctx_t *c, int depth, line_t *line)
+{
+    searcher_t *s = c->s;
+    if (!c->takes_handed || atomic_load_explicit(&s->handed_depth, memory_order_relaxed) < depth)
+        return 0;
+    pthread_mutex_lock(&s->handed_lock);
+    int got = atomic_load_explicit(&s->handed_depth, memory_order_relaxed);
+    line->score = s->handed.score;
+    line->pv_len = s->handed.pv_len;
+    memcpy(line->pv, s->handed.pv, (size_t)s->handed.pv_len * sizeof *line->pv);
+    pthread_mutex_unlock(&s->handed_lock);
+    return got;
+}
+
 /* Iterative deepening, on every thread. Only the main thread keeps time,
  * reports, searches more than one line (MultiPV: line k is the best of
  * the root moves the lines before it did not take) and fills *res; n is
@@ -1408,9 +1453,21 @@ static void iterate(ctx_t *c, int n, search_result_t *res, line_t *lines)
         c->seldepth = 0;
         c->n_excluded = 0;
         c->root_depth = depth;
-        int done = 0;
-        while (done < n_lines && search_line(c, depth, done, &lines[done]))
-            done++;
+        int done = 0, handed = take_handed(c, depth, &lines[0]);
+        if (!handed) {
+            while (done < n_lines && search_line(c, depth, done, &lines[done]))
+                done++;
+            if (c->overtaken) { /* a helper completed this depth first */
+                c->stopped = c->overtaken = false;
+                handed = take_handed(c, depth, &lines[0]);
+                assert(handed >= depth);
+            }
+        }
+        if (handed) {
+            assert(handed <= max_depth && n_lines == 1);
+            depth = c->root_depth = handed;
+            done = 1;
+        }
         /* Stopped: lines 0..done-1 are new; a later depth's lines mixed
          * with an earlier one's would be out of order. */
         if (c->stopped && (done == 0 || (depth > 1 && done < n_lines)))
@@ -1418,6 +1475,7 @@ static void iterate(ctx_t *c, int n, search_result_t *res, line_t *lines)
         if (!main_thread) {
             if (c->stopped)
                 break;
+            hand_over(c, depth, &lines[0]);
             continue;
         }
         sort_lines(lines, done);
@@ -1457,6 +1515,7 @@ static void *helper_main(void *arg)
 static void start_helpers(searcher_t *s, const search_request_t *req)
 {
     atomic_store(&s->helpers_stop, false);
+    atomic_store(&s->handed_depth, 0);
     for (int i = 1; i < s->threads; i++) {
         worker_t *w = &s->workers[i];
         w->running = false;
@@ -1509,6 +1568,7 @@ search_result_t search_run(searcher_t *s, const search_request_t *req)
         return res;
     }
     start_helpers(s, req);
+    c->takes_handed = s->threads > 1 && req->multipv <= 1;
     iterate(c, n, &res, s->lines);
     res.nodes = c->nodes + stop_helpers(s);
     return res;
