@@ -47,6 +47,24 @@
 #define FUTILITY_DEPTH 2
 #define FUTILITY_MARGIN 150
 
+/* What each numbered step of negamax gains, measured as the full search
+ * against the search without that step, both at 20,000 nodes per move,
+ * openings from 4 random plies (denham-match; Elo with its 95% interval).
+ * Brandubh: 800 games each. Bolix: 800 games for reverse futility, 200 for
+ * the rest. Brax draws nearly every game at any setting and shows nothing.
+ *
+ *   step                        brandubh          bolix
+ *   6  reverse futility         +11.7 +-22.2      +20.0 +-23.9
+ *   7  null move                -16.1 +-22.4      +41.9 +-49
+ *   8  late move and futility   +79.5 +-22.9      +52.5 +-49
+ *   9  late move reductions     +27.9 +-22.7      +24.4 +-48
+ *   aspiration windows          +20.9 +-22.6      -26.1 +-48
+ *   killers and counter-move    +14.3 +-22.1      +27.9 +-48
+ *
+ * Null move's Brandubh figure is within noise of zero (and fixed nodes
+ * do not count the time a cut saves); it stays, as in every game with a
+ * pass_turn hook, until a time-control match says otherwise. */
+
 /* Late move reductions: 0.75 + ln(depth) ln(move number) / 2.25 plies
  * (Ethereal's formula), one less in the principal variation and for a
  * killer. */
