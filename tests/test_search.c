@@ -461,12 +461,12 @@ static void collect_depths(void *ctx, const position_t *root, const search_info_
     d->last = *info;
 }
 
-/* Lazy SMP: a depth a helper completes first becomes the main thread's
- * (its line reported, the search going on from the next depth). Reported
- * depths only grow, the last is the limit, and the answer is the first
- * move of the last line, every move of which is legal. (Whether a helper
- * finishes a depth first depends on the scheduler: a hand-over is seen in
- * deeper searches, `go depth 13` on two threads, not required here.) */
+/* Lazy SMP: the threads leapfrog over the depths, and a depth a helper
+ * completes first becomes the main thread's (its line reported, the
+ * search going on above it). Reported depths only grow, the last is the
+ * limit, and the answer is the first move of the last line, every move of
+ * which is legal. (Which thread completes which depth depends on the
+ * scheduler: not required here.) */
 START_TEST(threads_report_growing_depths)
 {
     ck_assert(searcher_set_threads(S, 2));
@@ -506,12 +506,17 @@ static void *stop_later(void *arg)
     return NULL;
 }
 
-/* An infinite search on four threads ends at a stop with a legal move. */
+/* An infinite search on four threads ends at a stop with a legal move:
+ * that of the last line reported, at its depth (a deeper line a helper
+ * completed before the stop is reported as the main thread's). */
 START_TEST(threads_stop_on_request)
 {
     ck_assert(searcher_set_threads(S, 4));
     search_request_t req = request(&brax_denham, NULL);
     req.limits.infinite = true;
+    depths_t d = {.n = 0};
+    req.report = collect_depths;
+    req.report_ctx = &d;
     search_reset_stop(S);
     pthread_t t;
     ck_assert_int_eq(pthread_create(&t, NULL, stop_later, S), 0);
@@ -522,6 +527,11 @@ START_TEST(threads_stop_on_request)
     for (int i = 0; i < n; i++)
         legal += moves[i] == r.best;
     ck_assert_int_eq(legal, 1);
+    ck_assert_int_gt(d.n, 0);
+    for (int k = 1; k < d.n; k++)
+        ck_assert_int_gt(d.depth[k], d.depth[k - 1]);
+    ck_assert_int_eq(r.depth, d.depth[d.n - 1]);
+    ck_assert_uint_eq(r.best, d.last.pv[0]);
 }
 END_TEST
 

@@ -97,13 +97,15 @@ typedef struct worker {
     bool running; /* a helper thread to join */
 } worker_t;
 
-/* Lazy SMP: every thread searches the same root with the same iterative
- * deepening, and they share only the transposition table. Helpers start
- * their iterations at staggered depths, so the threads spread over the
- * tree and each finds the others' results in the table; the main thread
- * alone keeps time, reports and chooses the move. A helper that completes
- * an iteration deeper than the main thread's hands its line over: the
- * main thread takes it as its own and goes on from the next depth. */
+/* Lazy SMP: every thread searches the same root by iterative deepening,
+ * and they share only the transposition table. A thread that finishes an
+ * iteration starts the depth above the deepest one being searched (at
+ * most two above the deepest completed), so two threads leapfrog: each
+ * searches every other depth, on the table the other is filling one
+ * depth below. An iteration someone else completed first is abandoned.
+ * The main thread alone keeps time, reports and chooses the move; a
+ * helper that completes an iteration deeper than the main thread's hands
+ * its line over, and the main thread takes it as its own. */
 struct searcher {
     tt_t tt;
     atomic_bool stop;
@@ -118,6 +120,8 @@ struct searcher {
     pthread_mutex_t handed_lock;
     atomic_int handed_depth;
     line_t handed;
+    atomic_int started_depth;   /* the deepest iteration any thread began */
+    atomic_int completed_depth; /* the deepest any thread completed */
     worker_t workers[SEARCH_THREADS_MAX]; /* [0] is the main thread */
     line_t lines[SEARCH_MULTIPV_MAX];     /* the main thread's MultiPV lines */
 };
@@ -156,8 +160,9 @@ struct ctx {
     move_t pv[MAX_PLY][MAX_PLY];
     int pv_len[MAX_PLY];
     bool stopped;
-    bool overtaken; /* stopped because a helper completed this iteration */
+    bool overtaken; /* stopped because another thread completed this iteration */
     bool takes_handed; /* the main thread of a one-line search with helpers */
+    bool leapfrogs;    /* chooses its depths among other threads' */
     score_t root_score;  /* the score of the root line in pv[0] */
     int root_depth;      /* the iteration's depth */
     int best_changes;    /* how often the best move changed lately, in hundredths */
@@ -203,6 +208,8 @@ searcher_t *searcher_new(size_t hash_mb)
     atomic_init(&s->pondering, false);
     atomic_init(&s->ponderhit_ms, 0);
     atomic_init(&s->handed_depth, 0);
+    atomic_init(&s->started_depth, 0);
+    atomic_init(&s->completed_depth, 0);
     pthread_mutex_init(&s->handed_lock, NULL);
     return s;
 }
@@ -354,10 +361,12 @@ static void check_limits(ctx_t *c)
     atomic_store_explicit(&c->nodes_seen, c->nodes, memory_order_relaxed);
     if (atomic_load_explicit(&c->s->stop, memory_order_relaxed))
         c->stopped = true;
-    else if (c->id != 0)
-        c->stopped = atomic_load_explicit(&c->s->helpers_stop, memory_order_relaxed);
-    else if (c->takes_handed && atomic_load_explicit(&c->s->handed_depth, memory_order_relaxed) >= c->root_depth)
+    else if (c->id != 0 && atomic_load_explicit(&c->s->helpers_stop, memory_order_relaxed))
+        c->stopped = true;
+    else if (c->leapfrogs && atomic_load_explicit(&c->s->completed_depth, memory_order_acquire) >= c->root_depth)
         c->stopped = c->overtaken = true;
+    else if (c->id != 0)
+        return;
     else if ((c->limits.nodes && total_nodes(c) >= c->limits.nodes) ||
              (c->budget.hard_ms >= 0 && !still_pondering(c) && budget_used(c) >= c->budget.hard_ms))
         c->stopped = true;
@@ -1297,19 +1306,31 @@ static move_t winning_move(ctx_t *c, const move_t *moves, int n)
     return MOVE_NONE;
 }
 
-/* Helpers skip some depths, each its own pattern, so that at any moment
- * the threads work on different depths (the pattern of Stockfish's early
- * Lazy SMP): helper i skips depth d when ((d + phase) / size) is odd. */
-static const int skip_size[] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
-static const int skip_phase[] = {0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7};
-#define SKIP_PATTERNS ((int)(sizeof skip_size / sizeof *skip_size))
-
-static bool skips_depth(const ctx_t *c, int depth)
+/* Raises *v to at least x. */
+static void atomic_raise(atomic_int *v, int x)
 {
-    if (c->id == 0)
-        return false;
-    int i = (c->id - 1) % SKIP_PATTERNS;
-    return ((depth + skip_phase[i]) / skip_size[i]) % 2 != 0;
+    int old = atomic_load(v);
+    while (old < x && !atomic_compare_exchange_weak(v, &old, x))
+        ;
+}
+
+/* The depth of this thread's next iteration, the one after `depth` at the
+ * earliest: with other threads, one above the deepest begun, but at most
+ * two above the deepest completed (more threads then share a depth). */
+static int next_depth(ctx_t *c, int depth, int max_depth)
+{
+    if (!c->leapfrogs)
+        return depth;
+    searcher_t *s = c->s;
+    int d = atomic_load(&s->started_depth) + 1, cap = atomic_load(&s->completed_depth) + 2;
+    if (d > cap)
+        d = cap;
+    if (d > max_depth)
+        d = max_depth;
+    if (d < depth)
+        d = depth;
+    atomic_raise(&s->started_depth, d);
+    return d;
 }
 
 /* One iteration at the root: aspiration windows around the last score,
@@ -1432,6 +1453,7 @@ static void hand_over(ctx_t *c, int depth, const line_t *line)
         atomic_store_explicit(&s->handed_depth, depth, memory_order_relaxed);
     }
     pthread_mutex_unlock(&s->handed_lock);
+    atomic_raise(&s->completed_depth, depth); /* after the line: see check_limits */
 }
 
 /* The main thread takes the line a helper completed at `depth` or deeper:
@@ -1450,6 +1472,22 @@ static int take_handed(ctx_t *c, int depth, line_t *line)
     return got;
 }
 
+/* The main thread's completed iteration: lines 0..done-1 become the
+ * result and are reported. */
+static void publish(ctx_t *c, search_result_t *res, line_t *lines, int done, int depth)
+{
+    sort_lines(lines, done);
+    if (depth > 1 && lines[0].pv[0] != res->best)
+        c->best_changes += 100;
+    res->best = lines[0].pv[0];
+    res->ponder = lines[0].pv_len > 1 ? lines[0].pv[1] : MOVE_NONE;
+    res->score = lines[0].score;
+    res->mate = c->dice ? 0 : search_mate_moves(c->g, &c->req->root, lines[0].score, lines[0].pv, lines[0].pv_len);
+    res->depth = depth;
+    for (int k = 0; k < done; k++)
+        report(c, c->req, k, depth, lines[k].score, lines[k].pv, lines[k].pv_len);
+}
+
 /* Iterative deepening, on every thread. Only the main thread keeps time,
  * reports, searches more than one line (MultiPV: line k is the best of
  * the root moves the lines before it did not take) and fills *res; n is
@@ -1466,17 +1504,17 @@ static void iterate(ctx_t *c, int n, search_result_t *res, line_t *lines)
         lines[k].score = 0;
     score_t prev_score = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
-        if (skips_depth(c, depth))
-            continue;
-        c->seldepth = 0;
         c->n_excluded = 0;
-        c->root_depth = depth;
         int done = 0, handed = take_handed(c, depth, &lines[0]);
         if (!handed) {
+            depth = c->root_depth = next_depth(c, depth, max_depth);
+            c->seldepth = 0;
             while (done < n_lines && search_line(c, depth, done, &lines[done]))
                 done++;
-            if (c->overtaken) { /* a helper completed this depth first */
+            if (c->overtaken) { /* another thread completed this depth first */
                 c->stopped = c->overtaken = false;
+                if (!main_thread)
+                    continue;
                 handed = take_handed(c, depth, &lines[0]);
                 assert(handed >= depth);
             }
@@ -1496,16 +1534,9 @@ static void iterate(ctx_t *c, int n, search_result_t *res, line_t *lines)
             hand_over(c, depth, &lines[0]);
             continue;
         }
-        sort_lines(lines, done);
-        if (depth > 1 && lines[0].pv[0] != res->best)
-            c->best_changes += 100;
-        res->best = lines[0].pv[0];
-        res->ponder = lines[0].pv_len > 1 ? lines[0].pv[1] : MOVE_NONE;
-        res->score = lines[0].score;
-        res->mate = c->dice ? 0 : search_mate_moves(c->g, &c->req->root, lines[0].score, lines[0].pv, lines[0].pv_len);
-        res->depth = depth;
-        for (int k = 0; k < done; k++)
-            report(c, c->req, k, depth, lines[k].score, lines[k].pv, lines[k].pv_len);
+        if (c->leapfrogs && !c->stopped)
+            atomic_raise(&c->s->completed_depth, depth);
+        publish(c, res, lines, done, depth);
         if (c->stopped)
             break;
         /* A win or loss proven within the full-width depth: deeper
@@ -1517,6 +1548,10 @@ static void iterate(ctx_t *c, int n, search_result_t *res, line_t *lines)
         prev_score = lines[0].score;
         c->best_changes /= 2;
     }
+    /* Stopped while a helper had completed a deeper iteration. */
+    int handed = main_thread && c->stopped ? take_handed(c, res->depth + 1, &lines[0]) : 0;
+    if (handed)
+        publish(c, res, lines, 1, handed);
 }
 
 static void *helper_main(void *arg)
@@ -1534,12 +1569,15 @@ static void start_helpers(searcher_t *s, const search_request_t *req)
 {
     atomic_store(&s->helpers_stop, false);
     atomic_store(&s->handed_depth, 0);
+    atomic_store(&s->started_depth, 0);
+    atomic_store(&s->completed_depth, 0);
     for (int i = 1; i < s->threads; i++) {
         worker_t *w = &s->workers[i];
         w->running = false;
         if (!ensure_history(w, req->game->move_keys))
             continue;
         ctx_init(w->ctx, s, req, i);
+        w->ctx->leapfrogs = true;
         w->running = pthread_create(&w->thread, NULL, helper_main, w->ctx) == 0;
     }
 }
@@ -1586,7 +1624,7 @@ search_result_t search_run(searcher_t *s, const search_request_t *req)
         return res;
     }
     start_helpers(s, req);
-    c->takes_handed = s->threads > 1 && req->multipv <= 1;
+    c->takes_handed = c->leapfrogs = s->threads > 1 && req->multipv <= 1;
     iterate(c, n, &res, s->lines);
     res.nodes = c->nodes + stop_helpers(s);
     return res;
