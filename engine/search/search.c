@@ -161,8 +161,10 @@ struct ctx {
     int pv_len[MAX_PLY];
     bool stopped;
     bool overtaken; /* stopped because another thread completed this iteration */
-    bool takes_handed; /* the main thread of a one-line search with helpers */
-    bool leapfrogs;    /* chooses its depths among other threads' */
+    /* A thread of a search with helpers (the main thread's only when it
+     * searches one line): chooses its depths among the other threads',
+     * and the main thread takes over the lines they complete. */
+    bool leapfrogs;
     score_t root_score;  /* the score of the root line in pv[0] */
     int root_depth;      /* the iteration's depth */
     int best_changes;    /* how often the best move changed lately, in hundredths */
@@ -1461,7 +1463,7 @@ static void hand_over(ctx_t *c, int depth, const line_t *line)
 static int take_handed(ctx_t *c, int depth, line_t *line)
 {
     searcher_t *s = c->s;
-    if (!c->takes_handed || atomic_load_explicit(&s->handed_depth, memory_order_relaxed) < depth)
+    if (c->id != 0 || !c->leapfrogs || atomic_load_explicit(&s->handed_depth, memory_order_relaxed) < depth)
         return 0;
     pthread_mutex_lock(&s->handed_lock);
     int got = atomic_load_explicit(&s->handed_depth, memory_order_relaxed);
@@ -1624,7 +1626,7 @@ search_result_t search_run(searcher_t *s, const search_request_t *req)
         return res;
     }
     start_helpers(s, req);
-    c->takes_handed = c->leapfrogs = s->threads > 1 && req->multipv <= 1;
+    c->leapfrogs = s->threads > 1 && req->multipv <= 1;
     iterate(c, n, &res, s->lines);
     res.nodes = c->nodes + stop_helpers(s);
     return res;
