@@ -286,7 +286,7 @@ static int64_t time_to_depth(const game_t *g, searcher_t *s, int depth)
     return total / 1000;
 }
 
-/* Lazy SMP: time to depth with 1 and n threads (best of 3 each), and the
+/* Lazy SMP: time to depth with 1 and n threads (best and mean of 3 each), and the
  * stop latency with n threads. */
 static void smp(int n)
 {
@@ -300,17 +300,22 @@ static void smp(int n)
         return;
     for (int i = 0; i < 3; i++) {
         const game_t *g = variants_find(games[i]);
-        int64_t best[2] = {-1, -1};
+        int64_t best[2] = {-1, -1}, sum[2] = {0, 0};
         for (int k = 0; k < 2; k++) {
             searcher_set_threads(s, k ? n : 1);
             for (int run = 0; run < 3; run++) {
                 int64_t t = time_to_depth(g, s, depths[i]);
+                sum[k] += t;
                 if (best[k] < 0 || t < best[k])
                     best[k] = t;
             }
         }
-        printf("smp %s depth %d: 1 thread %lld ms, %d threads %lld ms: %.2fx\n", g->name, depths[i],
-               (long long)best[0], n, (long long)best[1], (double)best[0] / (double)(best[1] > 0 ? best[1] : 1));
+        /* Threads make each run's trees differ: the best of 3 is also the
+         * luckiest, so the mean is printed beside it. */
+        printf("smp %s depth %d: 1 thread %lld ms, %d threads %lld ms: %.2fx (means %lld / %lld ms: %.2fx)\n",
+               g->name, depths[i], (long long)best[0], n, (long long)best[1],
+               (double)best[0] / (double)(best[1] > 0 ? best[1] : 1), (long long)sum[0] / 3, (long long)sum[1] / 3,
+               (double)sum[0] / (double)(sum[1] > 0 ? sum[1] : 1));
         searcher_set_threads(s, n);
         stop_latency(g, s);
     }
