@@ -9,8 +9,9 @@
  *     apply it (record alone, and the whole protocol command) and the
  *     record's memory.
  * `bench_denham smp [THREADS]` (not part of make bench: it needs idle
- * cores): time to depth on the bench positions with 1 and THREADS (default
- * 2) threads, and stop latency with THREADS threads.
+ * cores, and about two minutes): time to depth on the bench positions
+ * with 1 and THREADS (default 2) threads, at two depths per game, and stop
+ * latency with THREADS threads.
  * Figures, not tests: nothing here fails on speed, only on wrong counts.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -286,36 +287,45 @@ static int64_t time_to_depth(const game_t *g, searcher_t *s, int depth)
     return total / 1000;
 }
 
-/* Lazy SMP: time to depth with 1 and n threads (best and mean of 3 each), and the
- * stop latency with n threads. */
+/* Time to depth with 1 and n threads (best and mean of 3 runs each). */
+static void smp_depth(const game_t *g, searcher_t *s, int depth, int n)
+{
+    int64_t best[2] = {-1, -1}, sum[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        searcher_set_threads(s, k ? n : 1);
+        for (int run = 0; run < 3; run++) {
+            int64_t t = time_to_depth(g, s, depth);
+            sum[k] += t;
+            if (best[k] < 0 || t < best[k])
+                best[k] = t;
+        }
+    }
+    /* Threads make each run's trees differ: the best of 3 is also the
+     * luckiest, so the mean is printed beside it. */
+    printf("smp %s depth %d: 1 thread %lld ms, %d threads %lld ms: %.2fx (means %lld / %lld ms: %.2fx)\n", g->name,
+           depth, (long long)best[0], n, (long long)best[1], (double)best[0] / (double)(best[1] > 0 ? best[1] : 1),
+           (long long)sum[0] / 3, (long long)sum[1] / 3, (double)sum[0] / (double)(sum[1] > 0 ? sum[1] : 1));
+}
+
+/* Lazy SMP: time to depth with 1 and n threads at two depths per game,
+ * and the stop latency with n threads. The threads share their work
+ * through the table, which takes time to fill: at the shorter depth (about
+ * a second on one thread over all the bench positions, 0.1-0.3 s each)
+ * start-up and the table's luck weigh more than at the longer one (about
+ * a second per position, as a move at a short time control). */
 static void smp(int n)
 {
-    const char *games[] = {"brandubh", "brax", "bolix"};
-    /* About a second on one thread in each game: shorter searches (bolix at
-     * depth 7, 0.1 s) measure thread start-up and the table's luck more
-     * than the threads' shared work. */
-    const int depths[] = {13, 12, 10};
+    static const struct {
+        const char *game;
+        int depths[2];
+    } runs[] = {{"brandubh", {13, 15}}, {"brax", {12, 14}}, {"bolix", {10, 11}}};
     searcher_t *s = searcher_new(64);
     if (!s)
         return;
-    for (int i = 0; i < 3; i++) {
-        const game_t *g = variants_find(games[i]);
-        int64_t best[2] = {-1, -1}, sum[2] = {0, 0};
-        for (int k = 0; k < 2; k++) {
-            searcher_set_threads(s, k ? n : 1);
-            for (int run = 0; run < 3; run++) {
-                int64_t t = time_to_depth(g, s, depths[i]);
-                sum[k] += t;
-                if (best[k] < 0 || t < best[k])
-                    best[k] = t;
-            }
-        }
-        /* Threads make each run's trees differ: the best of 3 is also the
-         * luckiest, so the mean is printed beside it. */
-        printf("smp %s depth %d: 1 thread %lld ms, %d threads %lld ms: %.2fx (means %lld / %lld ms: %.2fx)\n",
-               g->name, depths[i], (long long)best[0], n, (long long)best[1],
-               (double)best[0] / (double)(best[1] > 0 ? best[1] : 1), (long long)sum[0] / 3, (long long)sum[1] / 3,
-               (double)sum[0] / (double)(sum[1] > 0 ? sum[1] : 1));
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        const game_t *g = variants_find(runs[i].game);
+        for (int k = 0; k < 2; k++)
+            smp_depth(g, s, runs[i].depths[k], n);
         searcher_set_threads(s, n);
         stop_latency(g, s);
     }
