@@ -24,6 +24,8 @@
 #define HASH_MAX_MB 16384
 #define OVERHEAD_DEFAULT_MS 30
 #define OVERHEAD_MAX_MS 5000
+/* go mate n: at most this many moves (its search goes 4n plies deep). */
+#define GO_MATE_MAX ((MAX_PLY - 1) / SEARCH_PLIES_PER_MOVE)
 /* Words per command; `position` is parsed from the untokenised line, so
  * its move list is not bounded by this. */
 #define MAX_TOKENS 1024
@@ -468,7 +470,7 @@ static bool parse_searchmoves(engine_t *e, const tokens_t *tk, int *i)
         bool is_inc;
         if (clock_player(w, &is_inc) >= 0 || strcmp(w, "infinite") == 0 || strcmp(w, "movestogo") == 0 ||
             strcmp(w, "movetime") == 0 || strcmp(w, "depth") == 0 || strcmp(w, "nodes") == 0 ||
-            strcmp(w, "ponder") == 0)
+            strcmp(w, "mate") == 0 || strcmp(w, "ponder") == 0)
             break;
         move_t m = e->game->parse_move(&e->rec->pos, w);
         if (m == MOVE_NONE) {
@@ -525,6 +527,8 @@ static bool parse_go(engine_t *e, const tokens_t *tk, search_limits_t *l)
             l->depth = (int)v;
         } else if (strcmp(w, "nodes") == 0 && v > 0) {
             l->nodes = (uint64_t)v;
+        } else if (strcmp(w, "mate") == 0 && v > 0 && v <= GO_MATE_MAX) {
+            l->mate = (int)v;
         } else {
             ERROR(e, "go: bad or unknown parameter '%s %s'", w, tk->t[i]);
             return false;
@@ -570,6 +574,10 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
     search_limits_t limits;
     if (!parse_go(e, tk, &limits))
         return;
+    if (limits.mate && e->game->chance_outcomes) {
+        ERROR(e, "go mate: a game with dice has no forced mates (scores are expected values)");
+        return;
+    }
     record_t *r = e->rec;
     e->req = (search_request_t){0};
     e->req.game = e->game;
@@ -834,7 +842,7 @@ static void engine_free(engine_t *e)
 }
 
 /* Does the running job end by itself: perft and bench do; a search with a
- * depth, node or time limit, or a clock for the player to move? */
+ * depth, node, time or mate limit, or a clock for the player to move? */
 static bool has_limit(const engine_t *e)
 {
     if (e->job != JOB_SEARCH)
@@ -843,7 +851,7 @@ static bool has_limit(const engine_t *e)
     const search_limits_t *l = &req->limits;
     if (l->infinite || search_pondering(e->searcher))
         return false;
-    return l->depth > 0 || l->nodes > 0 || l->movetime > 0 || l->time[req->game->to_move(&req->root)] >= 0;
+    return l->depth > 0 || l->nodes > 0 || l->movetime > 0 || l->mate > 0 || l->time[req->game->to_move(&req->root)] >= 0;
 }
 
 int protocol_run(FILE *in, FILE *out)

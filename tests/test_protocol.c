@@ -455,6 +455,34 @@ START_TEST(go_searchmoves)
 }
 END_TEST
 
+/* go mate n (UCI): the search ends at the first iteration that finds a
+ * win in n moves or fewer, and without a depth limit at depth 4n; a bad
+ * n, or a game with dice, is one error line and no search. */
+START_TEST(go_mate)
+{
+    const char *out = run_bdb("position fen 1a2a2/3a2a/2dd3/a2k3/d2a3/3a3/1a2d2 d\ngo mate 3\n");
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    ck_assert_int_eq(count_lines_starting(out, "info depth 4 "), 1); /* a mate in 3 is 5 plies: found early */
+    ck_assert_int_eq(count_lines_starting(out, "info depth 5 "), 0);
+    ck_assert(strstr(out, " score mate 3 "));
+    out = run_bdb("go mate 1\n"); /* none in the start position: depth 4, then the answer */
+    ck_assert_int_eq(count_lines_starting(out, "info depth 4 "), 1);
+    ck_assert_int_eq(count_lines_starting(out, "info depth 5 "), 0);
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    out = run_bdb("go mate 1 depth 6\n"); /* a depth limit of its own wins */
+    ck_assert_int_eq(count_lines_starting(out, "info depth 6 "), 1);
+    static const char *const bad[] = {"go mate 0\n", "go mate 32\n", "go mate\n", "go mate 1 searchmoves\n"};
+    for (int i = 0; i < 4; i++) {
+        out = run_bdb(bad[i]);
+        ck_assert_int_eq(count_lines_starting(out, "info string error: go"), 1);
+        ck_assert_int_eq(count_lines_starting(out, "bestmove"), 0);
+    }
+    out = run("setoption name UCI_Variant value jinxx\ngo mate 2\n");
+    ck_assert_int_eq(count_lines_starting(out, "info string error: go mate: a game with dice"), 1);
+    ck_assert_int_eq(count_lines_starting(out, "bestmove"), 0);
+}
+END_TEST
+
 /* A position command that extends the last one only plays its new moves;
  * the result must be what a fresh parse gives, repetition included. */
 /* Threads and MultiPV: k lines per depth, numbered, the first the answer;
@@ -695,6 +723,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, position_with_100000_moves);
     tcase_add_test(tc, extending_position_commands);
     tcase_add_test(tc, go_searchmoves);
+    tcase_add_test(tc, go_mate);
     tcase_add_test(tc, threads_and_multipv_options);
     tcase_add_test(tc, pondering);
     tcase_add_test(tc, table_sized_before_the_first_search);

@@ -589,6 +589,34 @@ START_TEST(a_proven_mate_ends_the_search)
 }
 END_TEST
 
+/* A mate limit (UCI's go mate) stops at the first iteration with a win
+ * short enough, before the win is proven within the full width; a win
+ * longer than asked does not stop it. Alone, it bounds the depth. */
+START_TEST(a_mate_limit_ends_the_search_at_a_short_enough_win)
+{
+    search_request_t req = request(&brandubh_v1, "1a2a2/3a2a/2dd3/a2k3/d2a3/3a3/1a2d2 d");
+    req.limits.mate = 3;
+    search_result_t r = run_cleared(&req);
+    ck_assert_int_eq(r.mate, 3);
+    ck_assert_int_lt(r.depth, 5);
+    req.limits.mate = 2;
+    r = run_cleared(&req);
+    ck_assert_int_eq(r.mate, 3);
+    ck_assert_int_ge(r.depth, 5);
+    ck_assert_int_le(r.depth, 8);
+    search_limits_t l;
+    limits_init(&l);
+    ck_assert_int_eq(search_max_depth(&l), MAX_PLY - 1);
+    l.mate = 3;
+    ck_assert_int_eq(search_max_depth(&l), 12);
+    l.depth = 7;
+    ck_assert_int_eq(search_max_depth(&l), 7);
+    l.depth = 0;
+    l.mate = (MAX_PLY - 1) / SEARCH_PLIES_PER_MOVE;
+    ck_assert_int_eq(search_max_depth(&l), SEARCH_PLIES_PER_MOVE * l.mate);
+}
+END_TEST
+
 /* Issue 11: `movetime` means "use this time". The search went on only
  * while less than 60% had gone and so answered after 65-75% of it; now it
  * searches until the time is up and answers with the best root move it
@@ -849,6 +877,7 @@ Suite *suite_search(void)
     tcase_add_test(tc, reverse_futility_never_hides_a_mate);
     tcase_add_test(tc, quiescence_scores_a_position_without_moves);
     tcase_add_test(tc, a_proven_mate_ends_the_search);
+    tcase_add_test(tc, a_mate_limit_ends_the_search_at_a_short_enough_win);
     tcase_add_test(tc, movetime_is_used_to_the_end);
     tcase_add_test(tc, mate_moves_follow_the_turns);
     tcase_add_test(tc, pass_turn_hooks);

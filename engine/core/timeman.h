@@ -11,6 +11,7 @@ typedef struct search_limits {
     int64_t time[MAX_PLAYERS]; /* ms left per player, -1: unknown */
     int64_t inc[MAX_PLAYERS];  /* ms per move */
     int movestogo;        /* 0: sudden death */
+    int mate;             /* stop at a win in this many moves of the side to move or fewer; 0: none */
     bool infinite;        /* search until stop */
 } search_limits_t;
 

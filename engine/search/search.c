@@ -1410,6 +1410,16 @@ static int64_t soft_limit(const ctx_t *c, score_t score, score_t prev)
     return c->budget.hard_ms >= 0 && soft > c->budget.hard_ms ? c->budget.hard_ms : soft;
 }
 
+int search_max_depth(const search_limits_t *l)
+{
+    int cap = MAX_PLY - 1;
+    if (l->depth > 0 && l->depth < cap)
+        return l->depth;
+    if (l->mate > 0 && l->mate <= cap / SEARCH_PLIES_PER_MOVE)
+        return SEARCH_PLIES_PER_MOVE * l->mate;
+    return cap;
+}
+
 static bool mate_proven(score_t score, int depth)
 {
     score_t a = score < 0 ? -score : score;
@@ -1497,7 +1507,7 @@ static void publish(ctx_t *c, search_result_t *res, line_t *lines, int done, int
 static void iterate(ctx_t *c, int n, search_result_t *res, line_t *lines)
 {
     bool main_thread = c->id == 0;
-    int max_depth = c->limits.depth > 0 && c->limits.depth < MAX_PLY - 1 ? c->limits.depth : MAX_PLY - 1;
+    int max_depth = search_max_depth(&c->limits);
     bool timed = c->budget.soft_ms >= 0;
     int n_lines = main_thread && c->req->multipv > 1 ? c->req->multipv : 1;
     if (n_lines > n)
@@ -1544,6 +1554,8 @@ static void iterate(ctx_t *c, int n, search_result_t *res, line_t *lines)
         /* A win or loss proven within the full-width depth: deeper
          * iterations would only repeat it. */
         if (n_lines == 1 && mate_proven(lines[0].score, depth))
+            break;
+        if (c->limits.mate && res->mate > 0 && res->mate <= c->limits.mate)
             break;
         if (timed && !still_pondering(c) && (budget_used(c) >= soft_limit(c, lines[0].score, prev_score) || n == 1))
             break;

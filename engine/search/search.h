@@ -105,6 +105,14 @@ int searcher_threads(const searcher_t *s);
 /* Forgets everything learnt (a new game). */
 void searcher_clear(searcher_t *s);
 
+/* A mate search (limits.mate) without a depth limit goes this many plies
+ * deep per move of the side to move: a mate in n moves is at most 4n plies
+ * in every game (Blue in brax-3p moves twice a turn), and the margin lets
+ * reductions and pruning see it. */
+#define SEARCH_PLIES_PER_MOVE 4
+/* The deepest iteration a search with these limits starts. */
+int search_max_depth(const search_limits_t *l);
+
 search_result_t search_run(searcher_t *s, const search_request_t *req);
 /* Asks a running search to stop soon; safe from any thread. */
 void search_stop(searcher_t *s);
