@@ -24,6 +24,9 @@
 #define HASH_MAX_MB 16384
 #define OVERHEAD_DEFAULT_MS 30
 #define OVERHEAD_MAX_MS 5000
+/* Searches longer than this also report the root move being searched
+ * and failed aspiration windows (as Stockfish does, after 3 s). */
+#define PROGRESS_AFTER_MS 3000
 /* go mate n: at most this many moves (its search goes 4n plies deep). */
 #define GO_MATE_MAX ((MAX_PLY - 1) / SEARCH_PLIES_PER_MOVE)
 /* Words per command; `position` is parsed from the untokenised line, so
@@ -138,6 +141,8 @@ static void print_info(void *ctx, const position_t *root, const search_info_t *i
         n += (size_t)snprintf(line + n, sizeof line - n, "score mate %d", info->mate);
     else
         n += (size_t)snprintf(line + n, sizeof line - n, "score cp %d", (int)info->score);
+    if (info->bound != SEARCH_EXACT)
+        n += (size_t)snprintf(line + n, sizeof line - n, info->bound == SEARCH_LOWER ? " lowerbound" : " upperbound");
     n += (size_t)snprintf(line + n, sizeof line - n, " nodes %llu nps %llu hashfull %d time %lld pv",
                           (unsigned long long)info->nodes, (unsigned long long)info->nps, info->hashfull,
                           (long long)info->time_ms);
@@ -150,6 +155,14 @@ static void print_info(void *ctx, const position_t *root, const search_info_t *i
         g->make(&pos, info->pv[i], &u);
     }
     say(e, "%s", line);
+}
+
+static void print_currmove(void *ctx, const position_t *root, int depth, move_t move, int number)
+{
+    engine_t *e = ctx;
+    char mv[GAME_MOVE_TEXT_MAX];
+    e->req.game->move_text(root, move, mv, sizeof mv);
+    say(e, "info depth %d currmove %s currmovenumber %d", depth, mv, number);
 }
 
 static void run_perft(engine_t *e, int depth);
@@ -586,6 +599,8 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
     e->req.overhead_ms = e->overhead_ms;
     e->req.report = print_info;
     e->req.report_ctx = e;
+    e->req.report_root_move = print_currmove;
+    e->req.progress_after_ms = PROGRESS_AFTER_MS;
     /* The search keeps its own copy of the history: `position` may change
      * the record while it runs. */
     e->req.history_len = record_recent_keys(r, e->req_history, SEARCH_HISTORY_MAX);

@@ -185,6 +185,31 @@ START_TEST(go_depth_reports_and_answers_once)
 }
 END_TEST
 
+/* Past 3 s a search also says which root move it is on (UCI's currmove
+ * and currmovenumber), as Stockfish does; shorter searches do not. */
+START_TEST(long_searches_report_the_current_root_move)
+{
+    ck_assert_int_eq(count_lines_starting(run_bdb("go depth 5\n"), "info depth 5 currmove"), 0);
+    /* With many lines the root moves are started often (every line searches
+     * them), so that some are started in the last 300 ms. */
+    char *out = strdup(run_bdb("setoption name MultiPV value 64\ngo movetime 3300\n")); /* run_bdb reuses its buffer */
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    int seen = 0;
+    for (const char *l = strstr(out, " currmove "); l; l = strstr(l + 1, " currmove ")) {
+        char move[16];
+        int number;
+        ck_assert_int_eq(sscanf(l, " currmove %15s currmovenumber %d", move, &number), 2);
+        ck_assert_int_ge(number, 1);
+        char input[128];
+        snprintf(input, sizeof input, "position startpos moves %s\n", move);
+        ck_assert_int_eq(count_lines_starting(run_bdb(input), "info string error"), 0);
+        seen++;
+    }
+    free(out);
+    ck_assert_int_ge(seen, 1);
+}
+END_TEST
+
 START_TEST(infinite_waits_for_stop)
 {
     const char *out = run("go infinite\nisready\nstop\nisready\n");
@@ -724,6 +749,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, extending_position_commands);
     tcase_add_test(tc, go_searchmoves);
     tcase_add_test(tc, go_mate);
+    tcase_add_test(tc, long_searches_report_the_current_root_move);
     tcase_add_test(tc, threads_and_multipv_options);
     tcase_add_test(tc, pondering);
     tcase_add_test(tc, table_sized_before_the_first_search);

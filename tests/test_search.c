@@ -617,6 +617,87 @@ START_TEST(a_mate_limit_ends_the_search_at_a_short_enough_win)
 }
 END_TEST
 
+/* What a search's progress reports were. */
+typedef struct progress {
+    const game_t *g;
+    int root_moves, bad_numbers, bad_moves;
+    int depth, last_number; /* of the last root move reported */
+    int lower, upper, exact_after_bound, bad_bounds;
+    search_bound_t last_bound;
+    score_t bound_score;
+} progress_t;
+
+static void note_root_move(void *ctx, const position_t *root, int depth, move_t move, int number)
+{
+    progress_t *p = ctx;
+    move_t moves[MAX_MOVES];
+    int n = p->g->gen_moves(root, moves);
+    p->bad_moves += !move_in(move, moves, n);
+    /* numbered from 1 in each iteration (and each search again of it after
+     * a failed window), one more each time; the reports may begin in the
+     * middle of an iteration */
+    if (p->root_moves > 0)
+        p->bad_numbers += number != 1 && (depth != p->depth || number != p->last_number + 1);
+    p->depth = depth;
+    p->last_number = number;
+    p->root_moves++;
+}
+
+static void note_info(void *ctx, const position_t *root, const search_info_t *info)
+{
+    (void)root;
+    progress_t *p = ctx;
+    if (info->bound == SEARCH_LOWER) {
+        p->lower++;
+        p->bad_bounds += info->pv_len < 1;
+        p->bound_score = info->score;
+    } else if (info->bound == SEARCH_UPPER) {
+        p->upper++;
+    } else if (p->last_bound != SEARCH_EXACT) {
+        /* the iteration's value lies beyond a fail high's bound */
+        p->exact_after_bound++;
+        p->bad_bounds += p->last_bound == SEARCH_LOWER && info->score < p->bound_score;
+    }
+    p->last_bound = info->bound;
+}
+
+/* Progress reports (UCI's currmove and lowerbound/upperbound lines) come
+ * only when asked for and only after the time asked: every root move as it
+ * is started, and an aspiration window that fails. In this position depth
+ * 3 says +93 and depth 4 finds the mate in 3: its window fails high. */
+START_TEST(progress_reports_root_moves_and_failed_windows)
+{
+    progress_t p = {.g = &brandubh_v1};
+    search_request_t req = request(&brandubh_v1, "1a2a2/3a2a/2dd3/a2k3/d2a3/3a3/1a2d2 d");
+    req.limits.depth = 5;
+    req.report = note_info;
+    req.report_root_move = note_root_move;
+    req.report_ctx = &p;
+    run_cleared(&req); /* not asked for */
+    ck_assert_int_eq(p.root_moves + p.lower + p.upper, 0);
+    req.progress_after_ms = 1;
+    run_cleared(&req);
+    ck_assert_int_gt(p.root_moves, 5);
+    ck_assert_int_eq(p.bad_moves, 0);
+    ck_assert_int_eq(p.bad_numbers, 0);
+    ck_assert_int_ge(p.lower, 1);
+    ck_assert_int_ge(p.exact_after_bound, 1);
+    ck_assert_int_eq(p.bad_bounds, 0);
+    progress_t q = {.g = &brandubh_v1};
+    req.report_ctx = &q;
+    req.multipv = 2; /* MultiPV lines are reported whole */
+    run_cleared(&req);
+    ck_assert_int_eq(q.lower + q.upper, 0);
+    ck_assert_int_gt(q.root_moves, 5);
+    progress_t r = {.g = &brandubh_v1};
+    req.report_ctx = &r;
+    req.multipv = 1;
+    req.progress_after_ms = 60 * 1000; /* a search shorter than that: nothing */
+    run_cleared(&req);
+    ck_assert_int_eq(r.root_moves + r.lower + r.upper, 0);
+}
+END_TEST
+
 /* Issue 11: `movetime` means "use this time". The search went on only
  * while less than 60% had gone and so answered after 65-75% of it; now it
  * searches until the time is up and answers with the best root move it
@@ -878,6 +959,7 @@ Suite *suite_search(void)
     tcase_add_test(tc, quiescence_scores_a_position_without_moves);
     tcase_add_test(tc, a_proven_mate_ends_the_search);
     tcase_add_test(tc, a_mate_limit_ends_the_search_at_a_short_enough_win);
+    tcase_add_test(tc, progress_reports_root_moves_and_failed_windows);
     tcase_add_test(tc, movetime_is_used_to_the_end);
     tcase_add_test(tc, mate_moves_follow_the_turns);
     tcase_add_test(tc, pass_turn_hooks);

@@ -15,6 +15,11 @@ typedef struct capture {
 static void capture_report(void *ctx, const position_t *root, const search_info_t *info)
 {
     capture_t *c = ctx;
+    if (info->bound != SEARCH_EXACT) { /* progress, not a line */
+        if (c->report)
+            c->report(c->report_ctx, root, info);
+        return;
+    }
     if (info->depth != c->depth) {
         c->depth = info->depth;
         c->found = 0;

@@ -334,6 +334,12 @@ static bool ensure_history(worker_t *w, int keys)
 static int64_t elapsed(const ctx_t *c) { return timeman_now_ms() - c->start_ms; }
 static int64_t budget_used(const ctx_t *c) { return timeman_now_ms() - c->budget_from_ms; }
 
+/* Is the search long enough for progress reports (main thread only)? */
+static bool in_progress(const ctx_t *c)
+{
+    return c->id == 0 && c->req->progress_after_ms > 0 && elapsed(c) >= c->req->progress_after_ms;
+}
+
 /* True while pondering; at the ponderhit the budget starts from its time. */
 static bool still_pondering(ctx_t *c)
 {
@@ -1167,6 +1173,8 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
         }
         if (prunable && told && !threat)
             continue;
+        if (ply == 0 && c->req->report_root_move && in_progress(c))
+            c->req->report_root_move(c->req->report_ctx, &c->req->root, depth, m, i + 1);
         undo_t u;
         push_move(c, m, ply, &u);
         assert(!told || threat == c->g->must_respond(&c->pos));
@@ -1239,12 +1247,13 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
 /* ---- iterative deepening ---- */
 
 static void report(ctx_t *c, const search_request_t *req, int line, int depth, score_t score, const move_t *pv,
-                   int pv_len)
+                   int pv_len, search_bound_t bound)
 {
     if (!req->report)
         return;
     search_info_t info;
     info.multipv = req->multipv > 1 ? line + 1 : 0;
+    info.bound = bound;
     info.depth = depth;
     /* Table cut-offs can end every line short of the nominal depth. */
     info.seldepth = c->seldepth > depth ? c->seldepth : depth;
@@ -1337,17 +1346,32 @@ static int next_depth(ctx_t *c, int depth, int max_depth)
 
 /* One iteration at the root: aspiration windows around the last score,
  * widened on failure until the score lands inside them. */
-static score_t aspirate(ctx_t *c, int depth, score_t prev)
+/* A failed aspiration window, reported with its bound: a fail high with
+ * the line of the move that failed high, a fail low with the line it had
+ * (one line searched only: MultiPV lines are reported whole). */
+static void report_bound(ctx_t *c, int depth, score_t sc, bool high, const line_t *prev)
+{
+    if (!in_progress(c) || c->req->multipv > 1)
+        return;
+    if (high)
+        report(c, c->req, 0, depth, sc, c->pv[0], c->pv_len[0], SEARCH_LOWER);
+    else
+        report(c, c->req, 0, depth, sc, prev->pv, prev->pv_len, SEARCH_UPPER);
+}
+
+static score_t aspirate(ctx_t *c, int depth, const line_t *prev)
 {
     score_t delta = 25, alpha = -SCORE_INF, beta = SCORE_INF;
-    if (depth >= 4 && prev > -SCORE_WIN_BOUND && prev < SCORE_WIN_BOUND) {
-        alpha = prev - delta;
-        beta = prev + delta;
+    if (depth >= 4 && prev->score > -SCORE_WIN_BOUND && prev->score < SCORE_WIN_BOUND) {
+        alpha = prev->score - delta;
+        beta = prev->score + delta;
     }
     for (;;) {
         score_t sc = negamax(c, depth, 0, alpha, beta, true);
         if (c->stopped)
             return sc;
+        if (sc <= alpha || sc >= beta)
+            report_bound(c, depth, sc, sc >= beta, prev);
         if (sc <= alpha) {
             beta = (alpha + beta) / 2;
             alpha = sc - delta > -SCORE_INF ? sc - delta : -SCORE_INF;
@@ -1434,7 +1458,7 @@ static bool mate_proven(score_t score, int depth)
  * answer: then the search keeps whatever it has. */
 static bool search_line(ctx_t *c, int depth, int k, line_t *line)
 {
-    score_t sc = aspirate(c, depth, line->score);
+    score_t sc = aspirate(c, depth, line);
     if (c->stopped) {
         if (k > 0 || (c->pv_len[0] == 0 && depth > 1))
             return false;
@@ -1497,7 +1521,7 @@ static void publish(ctx_t *c, search_result_t *res, line_t *lines, int done, int
     res->mate = c->dice ? 0 : search_mate_moves(c->g, &c->req->root, lines[0].score, lines[0].pv, lines[0].pv_len);
     res->depth = depth;
     for (int k = 0; k < done; k++)
-        report(c, c->req, k, depth, lines[k].score, lines[k].pv, lines[k].pv_len);
+        report(c, c->req, k, depth, lines[k].score, lines[k].pv, lines[k].pv_len, SEARCH_EXACT);
 }
 
 /* Iterative deepening, on every thread. Only the main thread keeps time,
@@ -1634,7 +1658,7 @@ search_result_t search_run(searcher_t *s, const search_request_t *req)
         res.mate = !c->dice;
         res.depth = c->seldepth = 1;
         res.nodes = c->nodes = (uint64_t)n;
-        report(c, req, 0, 1, res.score, &win, 1);
+        report(c, req, 0, 1, res.score, &win, 1, SEARCH_EXACT);
         return res;
     }
     start_helpers(s, req);

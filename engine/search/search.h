@@ -16,8 +16,13 @@
 #include "../core/timeman.h"
 #include "../core/tt.h"
 
+/* What an info's score is: the iteration's value, or only a bound of it
+ * (an aspiration window failed; UCI's lowerbound and upperbound). */
+typedef enum search_bound { SEARCH_EXACT, SEARCH_LOWER, SEARCH_UPPER } search_bound_t;
+
 typedef struct search_info {
     int multipv; /* which line, from 1, when the request asked for several; else 0 */
+    search_bound_t bound; /* SEARCH_EXACT but in progress reports */
     int depth;
     int seldepth;
     score_t score;
@@ -31,6 +36,9 @@ typedef struct search_info {
 } search_info_t;
 
 typedef void (*search_report_fn)(void *ctx, const position_t *root, const search_info_t *info);
+/* A root move the main thread starts searching: number from 1 in the
+ * iteration of that depth (UCI's currmove and currmovenumber). */
+typedef void (*search_root_move_fn)(void *ctx, const position_t *root, int depth, move_t move, int number);
 
 /* How games of more than two teams are searched (Jinxx for 3 and 4). */
 typedef enum multiplayer {
@@ -72,6 +80,12 @@ typedef struct search_request {
     int64_t overhead_ms;
     search_report_fn report; /* may be NULL */
     void *report_ctx;
+    /* Progress, for long searches (0: none): from this many ms into the
+     * search, each root move the main thread starts goes to
+     * report_root_move (when set), and, with one line, each failed
+     * aspiration window to report with its bound and the line it has. */
+    int64_t progress_after_ms;
+    search_root_move_fn report_root_move;
     multiplayer_t multiplayer;
     chance_pruning_t chance_pruning;
     /* When n_root_moves > 0, only these root moves are searched (UCI's
