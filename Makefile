@@ -94,7 +94,8 @@ build/test_denham_san: $(SAN_OBJ) $(MATCH_SRC:%.c=build/san/%.o) $(BENCH_LIB:%.c
 build/test_denham_tsan: $(TSAN_OBJ) $(MATCH_SRC:%.c=build/tsan/%.o) $(BENCH_LIB:%.c=build/tsan/%.o) $(TEST_SRC:%.c=build/tsan/%.o)
 	$(CC) $(TSANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS) -lm
 
-build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=$(REL)/%.o) $(REL)/bench/textbuf.o $(REL)/bench/bench_main.o
+build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=$(REL)/%.o) $(REL)/bench/textbuf.o $(REL)/bench/brax_endings.o \
+                    $(REL)/bench/bench_main.o
 	$(CC) $(RELFLAGS) -o $@ $^ $(LDLIBS)
 
 # The test suite needs the `check` library, the fuzz targets clang with

@@ -12,6 +12,8 @@
  * cores, and about two minutes): time to depth on the bench positions
  * with 1 and THREADS (default 2) threads, at two depths per game, and stop
  * latency with THREADS threads.
+ * `bench_denham brax-endings [VARIANT]` (about 10 s): two men against one
+ * solved (brax_endings.h).
  * Figures, not tests: nothing here fails on speed, only on wrong counts.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -28,6 +30,7 @@
 #include "../engine/core/variants.h"
 #include "../engine/search/bench.h"
 #include "../protocol/protocol.h"
+#include "brax_endings.h"
 #include "long_game.h"
 
 static char *trim(char *s)
@@ -337,6 +340,15 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "smp") == 0) {
         smp(argc > 2 ? atoi(argv[2]) : 2);
         return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "brax-endings") == 0) {
+        const char *name = argc > 2 ? argv[2] : "brax";
+        const game_t *g = variants_find(name);
+        if (!g || strncmp(name, "brax", 4) != 0 || g->players != 2) {
+            fprintf(stderr, "bench_denham brax-endings: '%s' is not a two-player Brax variant\n", name);
+            return 2;
+        }
+        return brax_endings(g, stdout);
     }
     if (argc > 1 && strcmp(argv[1], "long-game") == 0) { /* that figure alone */
         long_game();

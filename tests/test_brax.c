@@ -476,6 +476,40 @@ START_TEST(random_playouts_match_reference)
 }
 END_TEST
 
+/* Two men against one is a draw unless the two men can take the last man
+ * within a few plies (`bench_denham brax-endings`: 84% of the positions
+ * with the two men to move are drawn), so the evaluation scores it near a
+ * draw, far below a man up with more men, from either side; the team games
+ * (other turns) keep the plain count. */
+START_TEST(two_against_one_is_scored_near_a_draw)
+{
+    const game_t *g = variants[_i];
+    position_t pos;
+    char fen[GAME_FEN_MAX];
+    fen_from(fen, "e4 f7", "d1", 'r', "-", 0); /* no capture in reach */
+    load_fen(g, &pos, fen);
+    score_t two_one = g->evaluate(&pos, NULL);
+    ck_assert_int_le(two_one, 30);
+    ck_assert_int_ge(two_one, 0);
+    fen_from(fen, "d1", "e4 f7", 'r', "-", 0); /* the lone man's view */
+    load_fen(g, &pos, fen);
+    ck_assert_int_ge(g->evaluate(&pos, NULL), -30);
+    fen_from(fen, "e4 f7 b8", "d1 h2", 'r', "-", 0);
+    load_fen(g, &pos, fen);
+    ck_assert_int_ge(g->evaluate(&pos, NULL), 80);
+    eval_trace_t t = {0};
+    fen_from(fen, "e4 f7", "d1", 'b', "-", 0);
+    load_fen(g, &pos, fen);
+    ck_assert_int_le(g->evaluate(&pos, &t), 0);
+    bool listed = false;
+    for (int i = 0; i < t.count; i++)
+        listed |= strcmp(t.term[i].name, "two against one") == 0 && t.term[i].value[0] < -50;
+    ck_assert(listed);
+    load_fen(&brax_4p, &pos, "9/9/9/9/9/4r4/9/9/3b1R3 r - - - 0"); /* South and North against West */
+    ck_assert_int_ge(brax_4p.evaluate(&pos, NULL), 80);
+}
+END_TEST
+
 Suite *suite_brax(void)
 {
     Suite *s = suite_create("brax");
@@ -497,6 +531,7 @@ Suite *suite_brax(void)
     tcase_add_loop_test(rules, table_key_holds_the_quiet_plies_one_against_one, 0, 4);
     tcase_add_test(rules, threefold_repetition_draws);
     tcase_add_loop_test(rules, fen_and_move_text_round_trip, 0, 4);
+    tcase_add_loop_test(rules, two_against_one_is_scored_near_a_draw, 0, 4);
     suite_add_tcase(s, rules);
     TCase *ref = tcase_create("reference");
     tcase_set_timeout(ref, 300);
