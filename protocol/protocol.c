@@ -142,7 +142,7 @@ static void print_info(void *ctx, const position_t *root, const search_info_t *i
     else
         n += (size_t)snprintf(line + n, sizeof line - n, "score cp %d", (int)info->score);
     if (info->bound != SEARCH_EXACT)
-        n += (size_t)snprintf(line + n, sizeof line - n, info->bound == SEARCH_LOWER ? " lowerbound" : " upperbound");
+        n += (size_t)snprintf(line + n, sizeof line - n, " %s", info->bound == SEARCH_LOWER ? "lowerbound" : "upperbound");
     n += (size_t)snprintf(line + n, sizeof line - n, " nodes %llu nps %llu hashfull %d time %lld pv",
                           (unsigned long long)info->nodes, (unsigned long long)info->nps, info->hashfull,
                           (long long)info->time_ms);

@@ -1344,8 +1344,6 @@ static int next_depth(ctx_t *c, int depth, int max_depth)
     return d;
 }
 
-/* One iteration at the root: aspiration windows around the last score,
- * widened on failure until the score lands inside them. */
 /* A failed aspiration window, reported with its bound: a fail high with
  * the line of the move that failed high, a fail low with the line it had
  * (one line searched only: MultiPV lines are reported whole). */
@@ -1359,6 +1357,9 @@ static void report_bound(ctx_t *c, int depth, score_t sc, bool high, const line_
         report(c, c->req, 0, depth, sc, prev->pv, prev->pv_len, SEARCH_UPPER);
 }
 
+/* One iteration at the root: aspiration windows around the last score
+ * (prev, the line of the iteration before), widened on failure until the
+ * score lands inside them. */
 static score_t aspirate(ctx_t *c, int depth, const line_t *prev)
 {
     score_t delta = 25, alpha = -SCORE_INF, beta = SCORE_INF;
