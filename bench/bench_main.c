@@ -12,7 +12,7 @@
  * cores, and about two minutes): time to depth on the bench positions
  * with 1 and THREADS (default 2) threads, at two depths per game, and stop
  * latency with THREADS threads.
- * `bench_denham brax-endings [VARIANT]` (about 10 s): two men against one
+ * `bench_denham brax-endings [VARIANT]` (about 2 s): two men against one
  * solved (brax_endings.h).
  * Figures, not tests: nothing here fails on speed, only on wrong counts.
  */

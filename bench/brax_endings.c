@@ -279,9 +279,9 @@ int brax_endings(const game_t *g, FILE *out)
     solver_t s = {.g = g};
     s.n = each_position(&s, NULL);
     s.cap_children = 16 * s.n;
-    s.value = calloc(s.n, 1);
-    s.pass = calloc(s.n, 1);
-    s.escape = calloc(s.n, 1);
+    s.value = calloc(s.n, sizeof *s.value);
+    s.pass = calloc(s.n, sizeof *s.pass);
+    s.escape = calloc(s.n, sizeof *s.escape);
     s.first = calloc(s.n + 1, sizeof *s.first);
     s.children = malloc(s.cap_children * sizeof *s.children);
     if (!s.value || !s.pass || !s.escape || !s.first || !s.children || !map_init(&s.index, s.n) ||

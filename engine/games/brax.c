@@ -988,11 +988,12 @@ static int mop_up(const brax_t *b, int strong)
 }
 
 /* Two men against one cannot be forced in the two-player games: solved by
- * retrograde analysis (tests/...), the side with two men to move wins in
- * 16% of the positions, and then by a capture within a few plies that the
- * search sees; the rest are draws. The men's worth is cut to this share so
- * that a side a man up keeps its men rather than trading into that ending,
- * and the analysis of it shows a near draw, not a man up. */
+ * retrograde analysis (`bench_denham brax-endings`), the side with two men
+ * to move wins in 16% of the positions, and then by a capture within a few
+ * plies that the search sees; the rest are draws. The two men's whole
+ * margin is cut to this share so that a side a man up keeps its men rather
+ * than trading into that ending, and the analysis of it shows a near draw,
+ * not a man up. */
 #define TWO_AGAINST_ONE_SHARE 8
 
 static int two_against_one(const brax_t *b, const int *v)
