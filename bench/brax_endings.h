@@ -2,8 +2,10 @@
  * brax_endings.h: solves Brax's endings of two men against one (and one
  * against one, with the quiet plies that draw it) by retrograde analysis,
  * for any two-player Brax variant, and prints how many positions are won,
- * lost and drawn. `bench_denham brax-endings [variant]`; it is what the
- * evaluation's two-against-one term rests on.
+ * lost and drawn. `bench_denham brax-endings [variant]`. A second solver,
+ * written apart from the engine's (engine/games/brax_ending.c, which works
+ * on the points directly): the tests check the engine's table against its
+ * counts.
  */
 #ifndef DENHAM_BRAX_ENDINGS_H
 #define DENHAM_BRAX_ENDINGS_H

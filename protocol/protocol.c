@@ -804,6 +804,8 @@ static bool dispatch(engine_t *e, tokens_t *tk, const char *rest)
         join_search(e, true);
         searcher_clear(e->searcher);
         reset_game(e);
+        if (e->game->prepare) /* a game begins: no timed search should wait for this */
+            e->game->prepare();
     } else if (strcmp(c, "setoption") == 0) cmd_setoption(e, tk);
     else if (strcmp(c, "position") == 0) cmd_position(e, rest);
     else if (strcmp(c, "go") == 0) cmd_go(e, tk);

@@ -481,32 +481,176 @@ END_TEST
  * with the two men to move are drawn), so the evaluation scores it near a
  * draw, far below a man up with more men, from either side; the team games
  * (other turns) keep the plain count. */
-START_TEST(two_against_one_is_scored_near_a_draw)
+START_TEST(two_against_one_is_scored_as_solved)
 {
     const game_t *g = variants[_i];
     position_t pos;
     char fen[GAME_FEN_MAX];
-    fen_from(fen, "e4 f7", "d1", 'r', "-", 0); /* no capture in reach */
+    ending_t e;
+    fen_from(fen, "e4 f7", "d1", 'r', "-", 0); /* drawn: no margin at all */
     load_fen(g, &pos, fen);
-    score_t two_one = g->evaluate(&pos, NULL);
-    ck_assert_int_le(two_one, 30);
-    ck_assert_int_ge(two_one, 0);
-    fen_from(fen, "d1", "e4 f7", 'r', "-", 0); /* the lone man's view */
-    load_fen(g, &pos, fen);
-    ck_assert_int_ge(g->evaluate(&pos, NULL), -30);
-    fen_from(fen, "e4 f7 b8", "d1 h2", 'r', "-", 0);
-    load_fen(g, &pos, fen);
-    ck_assert_int_ge(g->evaluate(&pos, NULL), 80);
+    ck_assert(g->probe_ending(&pos, &e) && e.result == ENDING_DRAW);
+    ck_assert_int_eq(g->evaluate(&pos, NULL), 0);
     eval_trace_t t = {0};
-    fen_from(fen, "e4 f7", "d1", 'b', "-", 0);
+    fen_from(fen, "e4 f7", "d1", 'b', "-", 0); /* the lone man's view */
     load_fen(g, &pos, fen);
-    ck_assert_int_le(g->evaluate(&pos, &t), 0);
+    ck_assert_int_eq(g->evaluate(&pos, &t), 0);
     bool listed = false;
     for (int i = 0; i < t.count; i++)
         listed |= strcmp(t.term[i].name, "two against one") == 0 && t.term[i].value[0] < -50;
     ck_assert(listed);
+    fen_from(fen, "c1 h1", "a1", 'r', "-", 0); /* won (in 29 plies): the margin stays */
+    load_fen(g, &pos, fen);
+    ck_assert(g->probe_ending(&pos, &e) && e.result == ENDING_WIN);
+    ck_assert_int_ge(g->evaluate(&pos, NULL), 80);
+    fen_from(fen, "e4 f7 b8", "d1 h2", 'r', "-", 0);
+    load_fen(g, &pos, fen);
+    ck_assert(!g->probe_ending(&pos, &e));
+    ck_assert_int_ge(g->evaluate(&pos, NULL), 80);
     load_fen(&brax_4p, &pos, "9/9/9/9/9/4r4/9/9/3b1R3 r - - - 0"); /* South and North against West */
+    ck_assert(!brax_4p.probe_ending(&pos, &e));
     ck_assert_int_ge(brax_4p.evaluate(&pos, NULL), 80);
+}
+END_TEST
+
+/* ---- the solved endings against the Brax module's own moves ---- */
+
+static void point_text(int p, char *out)
+{
+    out[0] = (char)('a' + p % 9);
+    out[1] = (char)('1' + p / 9);
+    out[2] = ' ';
+    out[3] = 0;
+}
+
+/* The value a position must have given its children's (probed, or the
+ * end of the game): the shortest win, else a draw, else the longest
+ * loss. */
+static ending_t value_from_children(const game_t *g, position_t *pos)
+{
+    move_t moves[MAX_MOVES];
+    int n = g->gen_moves(pos, moves), win = -1, loss = -1;
+    bool draw = false;
+    for (int i = 0; i < n; i++) {
+        undo_t u;
+        g->make(pos, moves[i], &u);
+        ending_t child;
+        outcome_t o;
+        if (g->decided(pos, &o)) { /* the last man taken, or ten quiet plies */
+            if (o.kind == OUTCOME_WIN && (o.players & player_bit(g->to_move(pos))))
+                ck_abort_msg("a move made its own mover the winner");
+            child = (ending_t){o.kind == OUTCOME_WIN ? ENDING_LOSS : ENDING_DRAW, 0};
+        } else {
+            if (!g->probe_ending(pos, &child))
+                ck_abort_msg("a move leaves the solved endings");
+        }
+        g->unmake(pos, moves[i], &u);
+        if (child.result == ENDING_LOSS && (win < 0 || child.plies + 1 < win))
+            win = child.plies + 1;
+        else if (child.result == ENDING_WIN && child.plies + 1 > loss)
+            loss = child.plies + 1;
+        draw |= child.result == ENDING_DRAW;
+    }
+    if (win >= 0)
+        return (ending_t){ENDING_WIN, win};
+    if (draw)
+        return (ending_t){ENDING_DRAW, 0};
+    return (ending_t){ENDING_LOSS, loss < 0 ? 0 : loss};
+}
+
+/* Checks one position: its probe against its children's. Counts its
+ * result for the two men (index 0: the two men to move). */
+static void check_solved(const game_t *g, const char *red, const char *blue, char side, int quiet, long counts[2][3])
+{
+    char fen[GAME_FEN_MAX];
+    position_t pos;
+    fen_from(fen, red, blue, side, "-", quiet);
+    load_fen(g, &pos, fen);
+    ending_t probed, expected;
+    outcome_t o;
+    /* ck_abort_msg, not ck_assert: this runs millions of times, and each
+     * ck_assert reports its line to the test runner. */
+    if (!g->probe_ending(&pos, &probed))
+        ck_abort_msg("%s not probed", fen);
+    if (g->decided(&pos, &o)) { /* one against one after ten quiet plies */
+        if (o.kind != OUTCOME_DRAW || probed.result != ENDING_DRAW)
+            ck_abort_msg("%s: over, and not a draw", fen);
+        return;
+    }
+    expected = value_from_children(g, &pos);
+    if (probed.result != expected.result || probed.plies != expected.plies)
+        ck_abort_msg("%s: probed %d in %d, the moves give %d in %d", fen, probed.result, probed.plies,
+                     expected.result, expected.plies);
+    if (counts) {
+        bool lone_moves = (side == 'r') != (strlen(red) > strlen(blue));
+        int for_two = lone_moves ? -probed.result : probed.result;
+        counts[lone_moves][for_two + 1]++;
+    }
+}
+
+/* Every position of two red men against one blue (and, the colours
+ * swapped, two blue against one red), either side to move; then every
+ * one against one at every count of quiet plies. A table consistent with
+ * every move (and with the game's ends) is the solution: a position
+ * wrongly called drawn, won or lost would break the rule at the nearest
+ * wrongly called position to the end. */
+START_TEST(solved_endings_agree_with_the_moves)
+{
+    const game_t *g = _i == 0 ? &brax_denham : &brax_zillions;
+    long counts[2][3] = {{0}}; /* [lone man to move][two men lose, draw, win] */
+    char a[4], b[4], c[4], two[8];
+    for (int pa = 0; pa < 81; pa++)
+        for (int pb = pa + 1; pb < 81; pb++)
+            for (int pc = 0; pc < 81; pc++) {
+                if (pc == pa || pc == pb)
+                    continue;
+                point_text(pa, a);
+                point_text(pb, b);
+                point_text(pc, c);
+                snprintf(two, sizeof two, "%s%s", a, b);
+                for (int side = 0; side < 2; side++) {
+                    check_solved(g, two, c, side ? 'b' : 'r', 0, counts);
+                    check_solved(g, c, two, side ? 'b' : 'r', 0, counts);
+                }
+            }
+    for (int pa = 0; pa < 81; pa++)
+        for (int pb = 0; pb < 81; pb++)
+            for (int q = 0; q <= 10 && pa != pb; q++) {
+                point_text(pa, a);
+                point_text(pb, b);
+                check_solved(g, a, b, 'r', q, NULL);
+                check_solved(g, a, b, 'b', q, NULL);
+            }
+    /* The counts of the separate solver in bench/brax_endings.c, which
+     * works through the game interface alone (`bench_denham brax-endings`). */
+    static const long expected[2][2][3] = {
+        {{0, 430470, 81450}, {354, 507256, 4310}}, /* brax */
+        {{0, 430414, 81506}, {18, 507526, 4376}},  /* brax-zillions */
+    };
+    for (int l = 0; l < 2; l++)
+        for (int r = 0; r < 3; r++)
+            ck_assert_int_eq(counts[l][r], expected[_i][l][r]);
+}
+END_TEST
+
+/* brax-hunt shares brax's table, brax-easy brax-zillions': checked on
+ * a sample of positions through their own moves. */
+START_TEST(shared_endings_agree_with_the_moves)
+{
+    const game_t *g = _i == 0 ? &brax_hunt : &brax_easy;
+    rng_t rng = {0x5EED0000u + (unsigned)_i};
+    char a[4], b[4], c[4], two[8];
+    for (int k = 0; k < 20000; k++) {
+        int pa = (int)(rng_next(&rng) % 81), pb = (int)(rng_next(&rng) % 81), pc = (int)(rng_next(&rng) % 81);
+        if (pa == pb || pa == pc || pb == pc)
+            continue;
+        point_text(pa, a);
+        point_text(pb, b);
+        point_text(pc, c);
+        snprintf(two, sizeof two, "%s%s", a, b);
+        bool red_two = rng_next(&rng) & 1;
+        check_solved(g, red_two ? two : c, red_two ? c : two, rng_next(&rng) & 1 ? 'b' : 'r', 0, NULL);
+    }
 }
 END_TEST
 
@@ -531,8 +675,13 @@ Suite *suite_brax(void)
     tcase_add_loop_test(rules, table_key_holds_the_quiet_plies_one_against_one, 0, 4);
     tcase_add_test(rules, threefold_repetition_draws);
     tcase_add_loop_test(rules, fen_and_move_text_round_trip, 0, 4);
-    tcase_add_loop_test(rules, two_against_one_is_scored_near_a_draw, 0, 4);
+    tcase_add_loop_test(rules, two_against_one_is_scored_as_solved, 0, 4);
     suite_add_tcase(s, rules);
+    TCase *endings = tcase_create("endings");
+    tcase_set_timeout(endings, 600);
+    tcase_add_loop_test(endings, solved_endings_agree_with_the_moves, 0, 2);
+    tcase_add_loop_test(endings, shared_endings_agree_with_the_moves, 0, 2);
+    suite_add_tcase(s, endings);
     TCase *ref = tcase_create("reference");
     tcase_set_timeout(ref, 300);
     tcase_add_loop_test(ref, perft_matches_reference, 0, 4);

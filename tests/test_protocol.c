@@ -508,6 +508,26 @@ START_TEST(go_mate)
 }
 END_TEST
 
+/* A solved Brax ending (two men against one, won in 29 plies): the mate
+ * from the first iteration, its pv played out to the capture of the last
+ * man. */
+START_TEST(solved_ending_reports_its_mate_and_whole_line)
+{
+    const char *out = run("ucinewgame\nposition fen 9/9/9/9/9/9/9/9/b1r4r1 r - 0\ngo depth 2\n");
+    ck_assert_int_eq(count_lines_starting(out, "info depth 1 seldepth 1 score mate 15 "), 1);
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    const char *pv = strstr(strstr(out, "info depth 2 "), " pv ");
+    ck_assert_ptr_nonnull(pv);
+    int moves = 0;
+    for (const char *c = pv + 3; *c && *c != '\n'; c++)
+        moves += *c == ' ';
+    ck_assert_int_eq(moves, 29);
+    out = run("position fen 9/9/5r3/9/9/4r4/9/9/3b5 r - 0\ngo depth 4\n"); /* drawn */
+    ck_assert_int_eq(count_lines_starting(out, "info depth 4 seldepth "), 1);
+    ck_assert(strstr(out, " score cp 0 "));
+}
+END_TEST
+
 /* A position command that extends the last one only plays its new moves;
  * the result must be what a fresh parse gives, repetition included. */
 /* Threads and MultiPV: k lines per depth, numbered, the first the answer;
@@ -749,6 +769,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, extending_position_commands);
     tcase_add_test(tc, go_searchmoves);
     tcase_add_test(tc, go_mate);
+    tcase_add_test(tc, solved_ending_reports_its_mate_and_whole_line);
     tcase_add_test(tc, long_searches_report_the_current_root_move);
     tcase_add_test(tc, threads_and_multipv_options);
     tcase_add_test(tc, pondering);

@@ -201,8 +201,9 @@ END_TEST
 START_TEST(brax_takes_free_material_at_depth_1)
 {
     static const char *const cases[][2] = {
-        /* 1-step capture of d5 (no blue man can retake). */
-        {"b8/9/9/9/3b5/3r5/9/9/r8 r - 0", "d4d5"},
+        /* 1-step capture of d5 (no blue man can retake; not into two
+         * against one, a solved ending that is mostly a draw). */
+        {"b7b/9/9/9/3b5/3r5/9/9/r7r r - 0", "d4d5"},
         /* double capture e6f6f5 along red lines. */
         {"8b/9/9/4rb3/5b3/9/9/9/r8 r - 0", "e6f6f5"},
     };
@@ -617,6 +618,30 @@ START_TEST(a_mate_limit_ends_the_search_at_a_short_enough_win)
 }
 END_TEST
 
+/* Brax's solved endings: a won two against one is reported as the mate
+ * the table knows, from the first iteration (the search alone needs depth
+ * 29 for this one), with a move that keeps the shortest win; a drawn one
+ * as a draw at any depth. */
+START_TEST(solved_endings_are_searched_to_their_exact_value)
+{
+    const char *won = "9/9/9/9/9/9/9/9/b1r4r1 r - 0"; /* red c1 h1 against blue a1 */
+    search_result_t r = search_fen(&brax_denham, won, 2, NULL, 0);
+    ck_assert_int_eq(r.score, SCORE_WIN - 29);
+    ck_assert_int_eq(r.mate, 15);
+    position_t pos;
+    load_fen(&brax_denham, &pos, won);
+    undo_t u;
+    brax_denham.make(&pos, r.best, &u);
+    ending_t e;
+    ck_assert(brax_denham.probe_ending(&pos, &e));
+    ck_assert_int_eq(e.result, ENDING_LOSS);
+    ck_assert_int_eq(e.plies, 28);
+    r = search_fen(&brax_denham, "9/9/5r3/9/9/4r4/9/9/3b5 r - 0", 6, NULL, 0);
+    ck_assert_int_eq(r.score, SCORE_DRAW);
+    ck_assert_int_eq(r.mate, 0);
+}
+END_TEST
+
 /* What a search's progress reports were. */
 typedef struct progress {
     const game_t *g;
@@ -959,6 +984,7 @@ Suite *suite_search(void)
     tcase_add_test(tc, quiescence_scores_a_position_without_moves);
     tcase_add_test(tc, a_proven_mate_ends_the_search);
     tcase_add_test(tc, a_mate_limit_ends_the_search_at_a_short_enough_win);
+    tcase_add_test(tc, solved_endings_are_searched_to_their_exact_value);
     tcase_add_test(tc, progress_reports_root_moves_and_failed_windows);
     tcase_add_test(tc, movetime_is_used_to_the_end);
     tcase_add_test(tc, mate_moves_follow_the_turns);

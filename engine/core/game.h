@@ -68,6 +68,11 @@
  * Evaluation. evaluate() scores a position that is not over, from the point
  * of view of the team to move, in centipawn-like units (one ordinary man is
  * about 100). With a trace it also records its terms for the `eval` command.
+ *
+ * Solved endings. A game that has solved some positions (Brax: two men
+ * against one) gives their exact value through probe_ending, as a result and
+ * the plies to the end; the searcher takes it instead of searching, which
+ * keeps the game's knowledge in the game and the search generic.
  */
 #ifndef DENHAM_GAME_H
 #define DENHAM_GAME_H
@@ -141,6 +146,15 @@ typedef struct eval_trace {
         int value[MAX_PLAYERS];
     } term[EVAL_TERMS_MAX];
 } eval_trace_t;
+
+/* A solved position's value for the side to move, with best play (the
+ * winner taking the shortest way, the loser the longest). */
+typedef enum ending_result { ENDING_LOSS = -1, ENDING_DRAW = 0, ENDING_WIN = 1 } ending_result_t;
+
+typedef struct ending {
+    ending_result_t result;
+    int plies; /* to the end of the game (0 for a draw) */
+} ending_t;
 
 typedef struct game {
     const char *name;        /* the UCI_Variant value */
@@ -232,6 +246,15 @@ typedef struct game {
     move_t (*parse_move)(const position_t *pos, const char *text);
     /* A small index for history tables. */
     int (*move_key)(move_t move);
+
+    /* Solved endings: true, with the exact value, when the position is in
+     * one the game has solved (Brax: two men against one, one against
+     * one); its history (repetitions) aside. NULL: none. */
+    bool (*probe_ending)(const position_t *pos, ending_t *out);
+    /* Computes once what probe_ending needs (Brax: about 50 ms), so that
+     * no timed search waits for it: the front ends call it when a game
+     * begins. Without the call the first probe does it. NULL: nothing. */
+    void (*prepare)(void);
 
     /* Chance games only (NULL otherwise); see the contract above. */
     int (*chance_outcomes)(const position_t *pos, move_t *moves, int *weights);

@@ -30,6 +30,7 @@
 #include "../core/bb128.h"
 #include "../core/number.h"
 #include "../core/rng.h"
+#include "brax_ending.h"
 
 enum { RED = 0, BLUE = 1 };
 enum { V_BRAX, V_ZILLIONS, V_EASY, V_HUNT, V_3P, V_4P };
@@ -178,7 +179,8 @@ static void ensure_tables(void) { pthread_once(&tables_once, init_tables); }
 
 /* ---- rules of the variants ---- */
 
-static bool has_double_capture(const brax_t *b) { return b->variant != V_ZILLIONS && b->variant != V_EASY; }
+static bool variant_doubles(int variant) { return variant != V_ZILLIONS && variant != V_EASY; }
+static bool has_double_capture(const brax_t *b) { return variant_doubles(b->variant); }
 
 static player_mask_t team_mask(const brax_t *b, int t)
 {
@@ -987,22 +989,44 @@ static int mop_up(const brax_t *b, int strong)
     return v;
 }
 
-/* Two men against one cannot be forced in the two-player games: solved by
- * retrograde analysis (`bench_denham brax-endings`), the side with two men
- * to move wins in 16% of the positions, and then by a capture within a few
- * plies that the search sees; the rest are draws. The two men's whole
- * margin is cut to this share so that a side a man up keeps its men rather
- * than trading into that ending, and the analysis of it shows a near draw,
- * not a man up. */
-#define TWO_AGAINST_ONE_SHARE 8
+/* ---- solved endings ---- */
 
-static int two_against_one(const brax_t *b, const int *v)
+/* The two-player games' smallest endings, solved (brax_ending.c): two men
+ * against one, and one against one with its quiet plies. No call can be
+ * made in them; a position parsed with one pending is not probed. */
+static bool brax_probe_ending(const position_t *pos, ending_t *out)
 {
+    const brax_t *b = CP(pos);
+    if (team_game(b) || b->caller >= 0)
+        return false;
     int red = bb128_popcount(b->team[RED]), blue = bb128_popcount(b->team[BLUE]);
-    if (team_game(b) || red + blue != 3 || red == 0 || blue == 0)
+    if (red == 1 && blue == 1) {
+        *out = brax_ending_probe_one(b->stm, bb128_lsb(b->team[b->stm]), bb128_lsb(b->team[b->stm ^ 1]), b->quiet);
+        return true;
+    }
+    if (red + blue != 3 || red == 0 || blue == 0)
+        return false;
+    int strong = red == 2 ? RED : BLUE;
+    bb128_t men = b->team[strong];
+    int two[2];
+    two[0] = bb128_pop(&men);
+    two[1] = bb128_pop(&men);
+    return brax_ending_probe(has_double_capture(b), strong, two, bb128_lsb(b->team[strong ^ 1]), b->stm != strong, out);
+}
+
+/* Two men against one is mostly drawn (84% of the positions with the two
+ * men to move, 99% with the lone man to move): where the table says so,
+ * the evaluation gives the two men no margin at all, so that the `eval` of
+ * a drawn ending shows a draw, not a man up. (The search probes the table
+ * and never evaluates these positions.) */
+static int two_against_one(const position_t *pos, const int *v)
+{
+    const brax_t *b = CP(pos);
+    ending_t e;
+    if (bb128_popcount(b->team[RED]) + bb128_popcount(b->team[BLUE]) != 3 || !brax_probe_ending(pos, &e) ||
+        e.result != ENDING_DRAW)
         return 0;
-    int diff = v[RED] - v[BLUE];
-    return diff / TWO_AGAINST_ONE_SHARE - diff;
+    return v[BLUE] - v[RED];
 }
 
 static score_t brax_evaluate(const position_t *pos, eval_trace_t *t)
@@ -1038,7 +1062,7 @@ static score_t brax_evaluate(const position_t *pos, eval_trace_t *t)
     int v[2];
     for (int tm = 0; tm < 2; tm++)
         v[tm] = mat[tm] + mob[tm] + place[tm] + threat[tm] + hanging[tm] + braxed[tm] + mop[tm];
-    int drawn = two_against_one(b, v); /* for red */
+    int drawn = two_against_one(pos, v); /* for red */
     eval_trace_add(t, "two against one", drawn, 0);
     v[RED] += drawn;
     return (score_t)(v[us] - v[them]);
@@ -1451,6 +1475,11 @@ static void brax_print_board(const position_t *pos, char *buf, size_t len, bool 
     static bool parse_fen_##tag(position_t *pos, const char *fen, char *err, size_t len)                         \
     {                                                                                                            \
         return parse_fen(pos, fen, err, len, id);                                                                \
+    }                                                                                                            \
+    static void prepare_##tag(void)                                                                              \
+    {                                                                                                            \
+        if (id != V_3P && id != V_4P) /* the team games solve nothing */                                         \
+            brax_ending_prepare(variant_doubles(id));                                                            \
     }
 VARIANT_FNS(brax, V_BRAX)
 VARIANT_FNS(zillions, V_ZILLIONS)
@@ -1525,6 +1554,8 @@ static const char *const bench_fens_hunt[] = {
         .move_text = brax_move_text,                                                                             \
         .parse_move = brax_parse_move,                                                                           \
         .move_key = brax_move_key,                                                                               \
+        .probe_ending = brax_probe_ending,                                                                       \
+        .prepare = prepare_##tag,                                                                                \
         .chance_outcomes = NULL,                                                                                 \
     }
 

@@ -420,6 +420,19 @@ static score_t evaluate_now(ctx_t *c)
     return v;
 }
 
+/* The exact value of a solved ending at ply, as a terminal score of the
+ * ply where the game ends; false when the game has not solved it (or it
+ * ends beyond the plies a mate score can count). */
+static bool ending_score(ctx_t *c, int ply, score_t *score)
+{
+    ending_t e;
+    if (!c->g->probe_ending || c->dice || !c->g->probe_ending(&c->pos, &e) || ply + e.plies >= MAX_PLY)
+        return false;
+    int end = ply + e.plies;
+    *score = e.result == ENDING_DRAW ? SCORE_DRAW : e.result == ENDING_WIN ? SCORE_WIN - end : -(SCORE_WIN - end);
+    return true;
+}
+
 static score_t terminal_score(const ctx_t *c, outcome_t o, int ply)
 {
     if (o.kind != OUTCOME_WIN)
@@ -766,6 +779,9 @@ static score_t qsearch(ctx_t *c, int ply, int qply, score_t alpha, score_t beta)
     outcome_t o;
     if (c->g->decided(&c->pos, &o))
         return terminal_score(c, o, ply);
+    score_t solved;
+    if (ending_score(c, ply, &solved))
+        return solved;
     /* Before a roll nothing is forced: the static value stands. */
     if (at_chance(c))
         return static_eval(c);
@@ -1060,6 +1076,11 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
         return SCORE_DRAW;
     if (ply >= MAX_PLY - 1)
         return static_eval(c);
+    /* A solved ending (Brax's two men against one): its exact value. At the
+     * root the moves are still searched, each child probed in turn. */
+    score_t solved;
+    if (ply > 0 && ending_score(c, ply, &solved))
+        return solved;
 
     /* 2. Mate-distance pruning: no score here can beat a win found nearer. */
     if (ply > 0) {
@@ -1509,11 +1530,60 @@ static int take_handed(ctx_t *c, int depth, line_t *line)
     return got;
 }
 
+/* The value of the position after move m in a solved ending, from the
+ * next mover's side (the end of the game counts as a loss in 0 plies). */
+static bool child_ending(const game_t *g, position_t *pos, move_t m, ending_t *out)
+{
+    undo_t u;
+    outcome_t o;
+    g->make(pos, m, &u);
+    bool known = true;
+    if (g->decided(pos, &o))
+        *out = (ending_t){o.kind == OUTCOME_WIN ? ENDING_LOSS : ENDING_DRAW, 0};
+    else
+        known = g->probe_ending(pos, out);
+    g->unmake(pos, m, &u);
+    return known;
+}
+
+/* A line that ends in a won or lost solved ending goes on along the
+ * table's moves (the winner's shortest way, the loser's longest) to the
+ * end of the game, so that its pv shows the mate its score reports. */
+static void extend_solved(const ctx_t *c, line_t *line)
+{
+    const game_t *g = c->g;
+    if (!g->probe_ending || c->dice)
+        return;
+    position_t pos = c->req->root;
+    for (int i = 0; i < line->pv_len; i++) {
+        undo_t u;
+        g->make(&pos, line->pv[i], &u);
+    }
+    ending_t e;
+    while (line->pv_len < MAX_PLY && g->probe_ending(&pos, &e) && e.result != ENDING_DRAW && e.plies > 0) {
+        move_t moves[MAX_MOVES], next = MOVE_NONE;
+        int n = g->gen_moves(&pos, moves);
+        for (int i = 0; i < n && next == MOVE_NONE; i++) {
+            ending_t child;
+            if (child_ending(g, &pos, moves[i], &child) && child.result == -e.result && child.plies == e.plies - 1)
+                next = moves[i];
+        }
+        assert(next != MOVE_NONE && "a solved value is reached by one of the moves");
+        if (next == MOVE_NONE)
+            return;
+        undo_t u;
+        g->make(&pos, next, &u);
+        line->pv[line->pv_len++] = next;
+    }
+}
+
 /* The main thread's completed iteration: lines 0..done-1 become the
  * result and are reported. */
 static void publish(ctx_t *c, search_result_t *res, line_t *lines, int done, int depth)
 {
     sort_lines(lines, done);
+    for (int k = 0; k < done; k++)
+        extend_solved(c, &lines[k]);
     if (depth > 1 && lines[0].pv[0] != res->best)
         c->best_changes += 100;
     res->best = lines[0].pv[0];
