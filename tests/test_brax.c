@@ -476,11 +476,10 @@ START_TEST(random_playouts_match_reference)
 }
 END_TEST
 
-/* Two men against one is a draw unless the two men can take the last man
- * within a few plies (`bench_denham brax-endings`: 84% of the positions
- * with the two men to move are drawn), so the evaluation scores it near a
- * draw, far below a man up with more men, from either side; the team games
- * (other turns) keep the plain count. */
+/* Two men against one is solved (84% of the positions with the two men
+ * to move are drawn): a drawn one is evaluated as 0 from either side, a
+ * won one keeps the two men's margin, as does a man up with more men;
+ * the team games (other turns) solve nothing and keep the plain count. */
 START_TEST(two_against_one_is_scored_as_solved)
 {
     const game_t *g = variants[_i];

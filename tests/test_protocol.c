@@ -516,7 +516,9 @@ START_TEST(solved_ending_reports_its_mate_and_whole_line)
     const char *out = run("ucinewgame\nposition fen 9/9/9/9/9/9/9/9/b1r4r1 r - 0\ngo depth 2\n");
     ck_assert_int_eq(count_lines_starting(out, "info depth 1 seldepth 1 score mate 15 "), 1);
     ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
-    const char *pv = strstr(strstr(out, "info depth 2 "), " pv ");
+    const char *last = strstr(out, "info depth 2 ");
+    ck_assert_ptr_nonnull(last);
+    const char *pv = strstr(last, " pv ");
     ck_assert_ptr_nonnull(pv);
     int moves = 0;
     for (const char *c = pv + 3; *c && *c != '\n'; c++)

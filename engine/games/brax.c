@@ -38,7 +38,6 @@ enum { V_BRAX, V_ZILLIONS, V_EASY, V_HUNT, V_3P, V_4P };
 enum { BLUE_3P = 1 };
 
 #define N_PTS 81
-#define MAX_PATHS 12
 #define DRAW_QUIET_PLIES 10
 
 /* Horizontal segments, row 9 first; entry k joins columns k and k+1. */
@@ -81,7 +80,7 @@ static bb128_t near2[N_PTS];
  * and second steps of a 2-step of that colour (a path p-m-e is m in
  * adj_col[p][c], e in adj_col[m][c], e != p). */
 static bb128_t adj_col[N_PTS][2];
-static int8_t path_mid[N_PTS][2][MAX_PATHS], path_end[N_PTS][2][MAX_PATHS];
+static int8_t path_mid[N_PTS][2][BRAX_PATHS_MAX], path_end[N_PTS][2][BRAX_PATHS_MAX];
 static int8_t path_count[N_PTS][2];
 /* zobrist_stm[0] is 0 and [1] the two-player side key; the team games add
  * keys for players 2-3, the binding caller and Blue's first man, drawn
@@ -176,6 +175,25 @@ static void init_tables(void)
 }
 
 static void ensure_tables(void) { pthread_once(&tables_once, init_tables); }
+
+int brax_steps(int p, int to[4])
+{
+    ensure_tables();
+    int n = 0;
+    for (bb128_t m = step1[p]; !bb128_empty(m);)
+        to[n++] = bb128_pop(&m);
+    return n;
+}
+
+int brax_paths(int p, int colour, int mid[BRAX_PATHS_MAX], int end[BRAX_PATHS_MAX])
+{
+    ensure_tables();
+    for (int k = 0; k < path_count[p][colour]; k++) {
+        mid[k] = path_mid[p][colour][k];
+        end[k] = path_end[p][colour][k];
+    }
+    return path_count[p][colour];
+}
 
 /* ---- rules of the variants ---- */
 

@@ -1,8 +1,9 @@
 /*
  * brax_ending.c: two men against one (and one against one), solved by
- * retrograde analysis from the rules of shared/rules/brax.md (the geometry
- * through brax_segment_colour only; the tests check every position
- * against the Brax module's own moves).
+ * retrograde analysis from the rules of shared/rules/brax.md, on the
+ * board's steps and paths as the Brax module lists them (brax_steps,
+ * brax_paths); the tests check every position against the module's own
+ * moves.
  *
  * A quiet move stays in the ending and can be played back (the same
  * segments, the same empty middle point), so a position's parents are its
@@ -67,15 +68,6 @@ typedef struct reach {
 static reach_t reach[POINTS];
 static pthread_once_t geometry_once = PTHREAD_ONCE_INIT;
 
-/* The point one step from p in direction dir (up, down, right, left), or
- * -1 off the board: brax_segment_colour knows no segment there. */
-static int neighbour(int p, int dir)
-{
-    static const int offset[4] = {9, -9, 1, -1};
-    int q = p + offset[dir];
-    return brax_segment_colour(p, q) >= 0 ? q : -1;
-}
-
 static void add_jump(reach_t *r, int colour, int mid, int end)
 {
     for (int k = 0; k < r->n_jump[colour]; k++)
@@ -91,17 +83,14 @@ static void init_geometry(void)
 {
     for (int p = 0; p < POINTS; p++) {
         reach_t *r = &reach[p];
-        for (int d = 0; d < 4; d++) {
-            int m = neighbour(p, d);
-            if (m < 0)
-                continue;
-            r->step[r->n_step++] = (int8_t)m;
-            int colour = brax_segment_colour(p, m);
-            for (int e = 0; e < 4; e++) {
-                int t = neighbour(m, e);
-                if (t >= 0 && t != p && brax_segment_colour(m, t) == colour)
-                    add_jump(r, colour, m, t);
-            }
+        int to[4], mid[BRAX_PATHS_MAX], end[BRAX_PATHS_MAX];
+        r->n_step = brax_steps(p, to);
+        for (int k = 0; k < r->n_step; k++)
+            r->step[k] = (int8_t)to[k];
+        for (int colour = 0; colour < 2; colour++) {
+            int n = brax_paths(p, colour, mid, end);
+            for (int k = 0; k < n; k++)
+                add_jump(r, colour, mid[k], end[k]);
         }
     }
 }
@@ -305,9 +294,8 @@ static int parents(trio_t t, size_t *out)
     trio_t p = t;
     p.lone_moves ^= 1;
     int8_t targets[TARGETS_MAX];
-    int n = 0;
+    int men[2] = {t.a, t.b}, n = 0;
     if (t.lone_moves) { /* the two men moved */
-        int men[2] = {t.a, t.b};
         for (int i = 0; i < 2; i++) {
             int occupied[2] = {men[i ^ 1], t.lone};
             int k = quiet_targets(men[i], t.colour, occupied, 2, targets);
@@ -318,7 +306,6 @@ static int parents(trio_t t, size_t *out)
             }
         }
     } else {
-        int men[2] = {t.a, t.b};
         int k = quiet_targets(t.lone, t.colour ^ 1, men, 2, targets);
         for (int j = 0; j < k; j++) {
             p.lone = targets[j];
