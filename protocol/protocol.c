@@ -143,9 +143,11 @@ static void print_info(void *ctx, const position_t *root, const search_info_t *i
         n += (size_t)snprintf(line + n, sizeof line - n, "score cp %d", (int)info->score);
     if (info->bound != SEARCH_EXACT)
         n += (size_t)snprintf(line + n, sizeof line - n, " %s", info->bound == SEARCH_LOWER ? "lowerbound" : "upperbound");
-    n += (size_t)snprintf(line + n, sizeof line - n, " nodes %llu nps %llu hashfull %d time %lld pv",
-                          (unsigned long long)info->nodes, (unsigned long long)info->nps, info->hashfull,
-                          (long long)info->time_ms);
+    n += (size_t)snprintf(line + n, sizeof line - n, " nodes %llu nps %llu hashfull %d",
+                          (unsigned long long)info->nodes, (unsigned long long)info->nps, info->hashfull);
+    if (info->tables)
+        n += (size_t)snprintf(line + n, sizeof line - n, " tbhits %llu", (unsigned long long)info->tbhits);
+    n += (size_t)snprintf(line + n, sizeof line - n, " time %lld pv", (long long)info->time_ms);
     position_t pos = *root;
     for (int i = 0; i < info->pv_len && n < sizeof line - GAME_MOVE_TEXT_MAX - 2; i++) {
         char mv[GAME_MOVE_TEXT_MAX];

@@ -175,6 +175,7 @@ START_TEST(go_depth_reports_and_answers_once)
     ck_assert(strstr(info, " nodes "));
     ck_assert(strstr(info, " nps "));
     ck_assert(strstr(info, " hashfull "));
+    ck_assert_ptr_null(strstr(info, " tbhits ")); /* Brandubh has no solved endings */
     ck_assert(strstr(info, " time "));
     ck_assert(strstr(info, " pv "));
     char move[16];
@@ -518,6 +519,11 @@ START_TEST(solved_ending_reports_its_mate_and_whole_line)
     ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
     const char *last = strstr(out, "info depth 2 ");
     ck_assert_ptr_nonnull(last);
+    /* Depth 1 takes every node but the root from the table. */
+    unsigned long long nodes = 0, hits = 0;
+    const char *first = strstr(out, " nodes ");
+    ck_assert_msg(first && sscanf(first, " nodes %llu nps %*u hashfull %*d tbhits %llu", &nodes, &hits) == 2, "%s", out);
+    ck_assert_uint_eq(hits, nodes - 1);
     const char *pv = strstr(last, " pv ");
     ck_assert_ptr_nonnull(pv);
     int moves = 0;
@@ -527,6 +533,10 @@ START_TEST(solved_ending_reports_its_mate_and_whole_line)
     out = run("position fen 9/9/5r3/9/9/4r4/9/9/3b5 r - 0\ngo depth 4\n"); /* drawn */
     ck_assert_int_eq(count_lines_starting(out, "info depth 4 seldepth "), 1);
     ck_assert(strstr(out, " score cp 0 "));
+    /* The start is far from any table: the count is there, and nothing in it. */
+    out = run("position startpos\ngo depth 3\n");
+    ck_assert_msg(strstr(line_after(out, "info depth 3 "), " hashfull ") &&
+                  strstr(line_after(out, "info depth 3 "), " tbhits 0 time "), "%s", out);
 }
 END_TEST
 

@@ -1015,7 +1015,8 @@ static int mop_up(const brax_t *b, int strong)
 static bool brax_probe_ending(const position_t *pos, ending_t *out)
 {
     const brax_t *b = CP(pos);
-    if (team_game(b) || b->caller >= 0)
+    assert(!team_game(b));
+    if (b->caller >= 0)
         return false;
     int red = bb128_popcount(b->team[RED]), blue = bb128_popcount(b->team[BLUE]);
     if (red == 1 && blue == 1) {
@@ -1041,7 +1042,7 @@ static int two_against_one(const position_t *pos, const int *v)
 {
     const brax_t *b = CP(pos);
     ending_t e;
-    if (bb128_popcount(b->team[RED]) + bb128_popcount(b->team[BLUE]) != 3 || !brax_probe_ending(pos, &e) ||
+    if (team_game(b) || bb128_popcount(b->team[RED]) + bb128_popcount(b->team[BLUE]) != 3 || !brax_probe_ending(pos, &e) ||
         e.result != ENDING_DRAW)
         return 0;
     return v[BLUE] - v[RED];
@@ -1493,11 +1494,6 @@ static void brax_print_board(const position_t *pos, char *buf, size_t len, bool 
     static bool parse_fen_##tag(position_t *pos, const char *fen, char *err, size_t len)                         \
     {                                                                                                            \
         return parse_fen(pos, fen, err, len, id);                                                                \
-    }                                                                                                            \
-    static void prepare_##tag(void)                                                                              \
-    {                                                                                                            \
-        if (id != V_3P && id != V_4P) /* the team games solve nothing */                                         \
-            brax_ending_prepare(variant_doubles(id));                                                            \
     }
 VARIANT_FNS(brax, V_BRAX)
 VARIANT_FNS(zillions, V_ZILLIONS)
@@ -1505,6 +1501,14 @@ VARIANT_FNS(easy, V_EASY)
 VARIANT_FNS(hunt, V_HUNT)
 VARIANT_FNS(3p, V_3P)
 VARIANT_FNS(4p, V_4P)
+
+/* The team games solve nothing: only the two-player ones have these. */
+#define SOLVED_FNS(tag, id)                                                                                      \
+    static void prepare_##tag(void) { brax_ending_prepare(variant_doubles(id)); }
+SOLVED_FNS(brax, V_BRAX)
+SOLVED_FNS(zillions, V_ZILLIONS)
+SOLVED_FNS(easy, V_EASY)
+SOLVED_FNS(hunt, V_HUNT)
 
 /* The start, two positions from engine self-play, and two with contact. */
 static const char *const bench_fens[] = {
@@ -1537,7 +1541,7 @@ static const char *const bench_fens_hunt[] = {
     NULL,
 };
 
-#define BRAX_GAME(var, vname, desc, tag, fens, seats, team0, team1, ...)                                     \
+#define BRAX_GAME(var, vname, desc, tag, fens, seats, probe, prep, team0, team1, ...)                        \
     const game_t var = {                                                                                         \
         .name = vname,                                                                                           \
         .description = desc,                                                                                     \
@@ -1572,16 +1576,20 @@ static const char *const bench_fens_hunt[] = {
         .move_text = brax_move_text,                                                                             \
         .parse_move = brax_parse_move,                                                                           \
         .move_key = brax_move_key,                                                                               \
-        .probe_ending = brax_probe_ending,                                                                       \
-        .prepare = prepare_##tag,                                                                                \
+        .probe_ending = probe,                                                                                   \
+        .prepare = prep,                                                                                         \
         .chance_outcomes = NULL,                                                                                 \
     }
 
-BRAX_GAME(brax_denham, "brax", "Brax (Denham, 1889)", brax, bench_fens, 2, NULL, NULL, "red", "blue");
-BRAX_GAME(brax_zillions, "brax-zillions", "Brax, Zillions of Games rules", zillions, bench_fens, 2, NULL, NULL, "red", "blue");
-BRAX_GAME(brax_easy, "brax-easy", "Brax Easy (no calls, no double captures)", easy, bench_fens, 2, NULL, NULL, "red", "blue");
-BRAX_GAME(brax_hunt, "brax-hunt", "Brax hunt: one red man against seven", hunt, bench_fens_hunt, 2, NULL, NULL, "red", "blue");
-BRAX_GAME(brax_3p, "brax-3p", "Brax for three: R1 and R2 against Blue's two-move turns", 3p, bench_fens_3p, 3, "red team",
-          "blue", "R1", "Blue", "R2");
-BRAX_GAME(brax_4p, "brax-4p", "Brax for four: South and North against West and East", 4p, bench_fens_4p, 4,
+BRAX_GAME(brax_denham, "brax", "Brax (Denham, 1889)", brax, bench_fens, 2, brax_probe_ending, prepare_brax, NULL, NULL,
+          "red", "blue");
+BRAX_GAME(brax_zillions, "brax-zillions", "Brax, Zillions of Games rules", zillions, bench_fens, 2, brax_probe_ending,
+          prepare_zillions, NULL, NULL, "red", "blue");
+BRAX_GAME(brax_easy, "brax-easy", "Brax Easy (no calls, no double captures)", easy, bench_fens, 2, brax_probe_ending,
+          prepare_easy, NULL, NULL, "red", "blue");
+BRAX_GAME(brax_hunt, "brax-hunt", "Brax hunt: one red man against seven", hunt, bench_fens_hunt, 2, brax_probe_ending,
+          prepare_hunt, NULL, NULL, "red", "blue");
+BRAX_GAME(brax_3p, "brax-3p", "Brax for three: R1 and R2 against Blue's two-move turns", 3p, bench_fens_3p, 3, NULL,
+          NULL, "red team", "blue", "R1", "Blue", "R2");
+BRAX_GAME(brax_4p, "brax-4p", "Brax for four: South and North against West and East", 4p, bench_fens_4p, 4, NULL, NULL,
           "red team", "blue team", "South", "West", "North", "East");

@@ -150,6 +150,8 @@ struct ctx {
     move_t line[MAX_PLY + 1];   /* the move made at each ply of the current line */
     uint64_t nodes;
     _Atomic uint64_t nodes_seen; /* nodes, published every few for the main thread */
+    uint64_t tbhits;             /* positions valued by a solved ending's table */
+    _Atomic uint64_t tbhits_seen; /* published with nodes_seen */
     int seldepth;
     /* Keys of the game so far and of the current line; rev_from[ply] is the
      * first index a repetition scan at that ply needs to look at. */
@@ -361,12 +363,23 @@ static uint64_t total_nodes(const ctx_t *c)
     return n;
 }
 
+/* The table hits of every thread, counted as total_nodes counts nodes. */
+static uint64_t total_tbhits(const ctx_t *c)
+{
+    uint64_t n = c->tbhits;
+    for (int i = 1; i < c->s->threads; i++)
+        if (c->s->workers[i].running)
+            n += atomic_load_explicit(&c->s->workers[i].ctx->tbhits_seen, memory_order_relaxed);
+    return n;
+}
+
 /* Polled every 256 nodes: the cheapest place to notice time and stop.
  * Slow nodes (Bolix, 0.2 M/s) made 1024 a 5 ms wait for `stop`. Helpers
  * stop with the main thread, which alone watches the limits. */
 static void check_limits(ctx_t *c)
 {
     atomic_store_explicit(&c->nodes_seen, c->nodes, memory_order_relaxed);
+    atomic_store_explicit(&c->tbhits_seen, c->tbhits, memory_order_relaxed);
     if (atomic_load_explicit(&c->s->stop, memory_order_relaxed))
         c->stopped = true;
     else if (c->id != 0 && atomic_load_explicit(&c->s->helpers_stop, memory_order_relaxed))
@@ -428,6 +441,7 @@ static bool ending_score(ctx_t *c, int ply, score_t *score)
     ending_t e;
     if (!c->g->probe_ending || c->dice || !c->g->probe_ending(&c->pos, &e) || ply + e.plies >= MAX_PLY)
         return false;
+    c->tbhits++;
     int end = ply + e.plies;
     *score = e.result == ENDING_DRAW ? SCORE_DRAW : e.result == ENDING_WIN ? SCORE_WIN - end : -(SCORE_WIN - end);
     return true;
@@ -1283,6 +1297,8 @@ static void report(ctx_t *c, const search_request_t *req, int line, int depth, s
     info.time_ms = elapsed(c);
     info.nps = info.nodes * 1000 / (uint64_t)(info.time_ms > 0 ? info.time_ms : 1);
     info.hashfull = tt_hashfull(&c->s->tt);
+    info.tables = c->g->probe_ending && !c->dice;
+    info.tbhits = total_tbhits(c);
     info.pv_len = pv_len;
     memcpy(info.pv, pv, (size_t)pv_len * sizeof *pv);
     info.mate = c->dice ? 0 : search_mate_moves(c->g, &req->root, score, pv, pv_len);
@@ -1297,6 +1313,7 @@ static void ctx_init(ctx_t *c, searcher_t *s, const search_request_t *req, int i
     c->history = s->workers[id].history;
     c->counters = s->workers[id].counters;
     atomic_init(&c->nodes_seen, 0);
+    atomic_init(&c->tbhits_seen, 0);
     c->g = req->game;
     c->req = req;
     c->pondering = atomic_load(&s->pondering);
@@ -1503,6 +1520,10 @@ static bool search_line(ctx_t *c, int depth, int k, line_t *line)
 static void hand_over(ctx_t *c, int depth, const line_t *line)
 {
     searcher_t *s = c->s;
+    /* The counts too: the main thread may report this line before the
+     * helper's next poll, and a short search would show too few nodes. */
+    atomic_store_explicit(&c->nodes_seen, c->nodes, memory_order_relaxed);
+    atomic_store_explicit(&c->tbhits_seen, c->tbhits, memory_order_relaxed);
     pthread_mutex_lock(&s->handed_lock);
     if (depth > atomic_load_explicit(&s->handed_depth, memory_order_relaxed)) {
         s->handed.score = line->score;

@@ -31,6 +31,8 @@ typedef struct search_info {
     uint64_t nps;
     int mate; /* a forced win in `mate` moves of the side to move (> 0), a loss (< 0), or 0 */
     int hashfull;
+    bool tables;     /* the game has solved endings the search probes */
+    uint64_t tbhits; /* positions the search valued by their table (every thread) */
     int pv_len;
     move_t pv[MAX_PLY];
 } search_info_t;
