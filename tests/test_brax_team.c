@@ -395,7 +395,8 @@ END_TEST
 
 /* 13. One man in each team: drawn after ten plies without a capture,
  * whoever makes them. Repetition compares owners, the player to move, Blue's
- * half-turn and the call state: each makes a different key. */
+ * half-turn and the call state: each makes a different key; the table's
+ * key also tells where Blue's turn sits in the cycle. */
 START_TEST(point13_team_draws_and_repetition_keys)
 {
     outcome_t o = outcome_of(&brax_4p, fen_after(&brax_4p, tfen("re2 bi9", "r - - - 9"), "e2e3"));
@@ -413,6 +414,13 @@ START_TEST(point13_team_draws_and_repetition_keys)
     ck_assert_uint_ne(brax_3p.hash(&a), brax_3p.hash(&b));
     load_fen(&brax_3p, &b, tfen("be5 bi9 rb1 Rh1", "b1 r r - 0"));
     ck_assert_uint_ne(brax_3p.hash(&a), brax_3p.hash(&b));
+    /* Blue after R1 and after R2 repeat each other (the player to move is
+     * Blue in both), but R2 moves after the one and R1 after the other:
+     * the transposition table must not take one for the other. */
+    load_fen(&brax_3p, &b, tfen("be5 bi9 rb1 Rh1", "b2 - - - 0"));
+    ck_assert_uint_eq(brax_3p.hash(&a), brax_3p.hash(&b));
+    ck_assert_uint_ne(brax_3p.tt_key(&a), brax_3p.tt_key(&b));
+    ck_assert_uint_eq(brax_3p.tt_key(&a), brax_3p.hash(&a));
     /* A repetition through the record: four back-and-forth turns. */
     static record_t r;
     char err[200];

@@ -90,6 +90,8 @@ static uint64_t zobrist_caller[MAX_PLAYERS], zobrist_first[N_PTS];
 /* One man against one: the quiet plies decide the draw, so they are part
  * of the position (up to the count that ends the game). */
 static uint64_t zobrist_quiet[DRAW_QUIET_PLIES + 1];
+/* brax-3p: Blue's turn after R2's (slot 3) rather than after R1's. */
+static uint64_t zobrist_after_r2;
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 static brax_t *P(position_t *p) { return (brax_t *)p->bytes; }
@@ -171,6 +173,7 @@ static void init_tables(void)
         zobrist_first[p] = rng_next(&rng);
     for (int q = 0; q <= DRAW_QUIET_PLIES; q++)
         zobrist_quiet[q] = rng_next(&rng);
+    zobrist_after_r2 = rng_next(&rng);
     init_place_values();
 }
 
@@ -836,15 +839,19 @@ static bool brax_pass_turn(position_t *pos)
 static int brax_to_move(const position_t *pos) { return CP(pos)->stm; }
 static uint64_t brax_hash(const position_t *pos) { return CP(pos)->hash; }
 
-/* With one man against one the quiet plies decide the draw, so the table
- * tells positions with different counts apart (repetition does not:
- * settled point 13). */
+/* The table tells apart what repetition does not (settled point 13) but
+ * the game's future depends on: with one man against one the quiet plies,
+ * which decide the draw; in brax-3p whether Blue moves after R1 or after
+ * R2, which decides who moves after Blue. */
 static uint64_t brax_tt_key(const position_t *pos)
 {
     const brax_t *b = CP(pos);
+    uint64_t key = b->hash;
+    if (b->variant == V_3P && b->slot == 3)
+        key ^= zobrist_after_r2;
     if (bb128_popcount(b->team[RED]) != 1 || bb128_popcount(b->team[BLUE]) != 1)
-        return b->hash;
-    return b->hash ^ zobrist_quiet[b->quiet < DRAW_QUIET_PLIES ? b->quiet : DRAW_QUIET_PLIES];
+        return key;
+    return key ^ zobrist_quiet[b->quiet < DRAW_QUIET_PLIES ? b->quiet : DRAW_QUIET_PLIES];
 }
 
 static player_mask_t brax_players_in(const position_t *pos)
