@@ -15,7 +15,7 @@ $(shell mkdir -p build; [ "$$(cat build/arch 2>/dev/null)" = "$(ARCH)" ] || echo
 LDLIBS  := -lpthread -lm
 
 LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/search/*.c) protocol/protocol.c protocol/otep.c \
-            protocol/otn.c protocol/analyse.c protocol/play.c
+            protocol/otn.c protocol/out.c protocol/analyse.c protocol/play.c
 TEST_SRC := $(wildcard tests/*.c) tests/fuzz/targets.c
 FUZZ_TARGETS := protocol fen moves match_args otep openings
 FUZZ_SECONDS ?= 60

@@ -12,6 +12,7 @@
 #include "../engine/core/record.h"
 #include "../engine/search/multipv.h"
 #include "otn.h"
+#include "out.h"
 
 #define OTEP_HASH_MB 64
 #define OTEP_OVERHEAD_MS 100 /* OpenTafl's pipes and clock are slower than a runner's */
@@ -19,8 +20,7 @@
 #define ANALYSIS_PLIES 8 /* of each line shown */
 
 typedef struct otep {
-    FILE *out;
-    pthread_mutex_t out_lock;
+    out_t out;
     const game_t *game; /* NULL until a rules string Denham plays */
     record_t *rec;      /* the game as Denham follows it */
     record_t *before;   /* the game before Denham's last move (for `error`) */
@@ -48,11 +48,7 @@ static void say(otep_t *o, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pthread_mutex_lock(&o->out_lock);
-    vfprintf(o->out, fmt, ap);
-    fputc('\n', o->out);
-    fflush(o->out);
-    pthread_mutex_unlock(&o->out_lock);
+    out_vline(&o->out, fmt, ap);
     va_end(ap);
 }
 
@@ -406,8 +402,7 @@ int otep_run_capped(FILE *in, FILE *out, int movetime_ms, int64_t cap_ms)
         fprintf(stderr, "denham: out of memory\n");
         return 1;
     }
-    o->out = out;
-    pthread_mutex_init(&o->out_lock, NULL);
+    out_init(&o->out, out);
     o->movetime_ms = movetime_ms;
     o->cap_ms = cap_ms;
     o->simple_moves = true;
@@ -432,7 +427,7 @@ int otep_run_capped(FILE *in, FILE *out, int movetime_ms, int64_t cap_ms)
     record_free(o->before);
     free(o->rec);
     free(o->before);
-    pthread_mutex_destroy(&o->out_lock);
+    out_destroy(&o->out);
     free(o);
     return 0;
 }

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "../engine/core/number.h"
 #include "../engine/core/perft.h"
@@ -19,6 +18,7 @@
 #include "../engine/core/variants.h"
 #include "../engine/search/bench.h"
 #include "../engine/search/search.h"
+#include "out.h"
 
 #define HASH_DEFAULT_MB 16
 #define HASH_MAX_MB 16384
@@ -43,8 +43,7 @@ static const char *const chance_names[] = {
 
 
 typedef struct engine {
-    FILE *out;
-    pthread_mutex_t out_lock;
+    out_t out;
     const game_t *game;
     record_t *rec;
     record_t *scratch; /* where `position` is set up before it replaces rec */
@@ -85,11 +84,7 @@ static void say(engine_t *e, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    pthread_mutex_lock(&e->out_lock);
-    vfprintf(e->out, fmt, ap);
-    fputc('\n', e->out);
-    fflush(e->out);
-    pthread_mutex_unlock(&e->out_lock);
+    out_vline(&e->out, fmt, ap);
     va_end(ap);
 }
 
@@ -632,15 +627,13 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
 
 static void cmd_board(engine_t *e)
 {
-    char board[GAME_BOARD_TEXT_MAX], fen[GAME_FEN_MAX];
+    char text[GAME_BOARD_TEXT_MAX + GAME_FEN_MAX + 32], fen[GAME_FEN_MAX];
     /* Colours only for a person at a terminal, never into a pipe or file. */
-    e->game->print_board(&e->rec->pos, board, sizeof board, isatty(fileno(e->out)) != 0);
+    e->game->print_board(&e->rec->pos, text, GAME_BOARD_TEXT_MAX, out_is_terminal(&e->out));
     e->game->write_fen(&e->rec->pos, fen, sizeof fen);
-    pthread_mutex_lock(&e->out_lock);
-    fprintf(e->out, "%s", board);
-    fprintf(e->out, "Fen: %s\nKey: %016llx\n", fen, (unsigned long long)e->game->hash(&e->rec->pos));
-    fflush(e->out);
-    pthread_mutex_unlock(&e->out_lock);
+    size_t n = strlen(text);
+    snprintf(text + n, sizeof text - n, "Fen: %s\nKey: %016llx\n", fen, (unsigned long long)e->game->hash(&e->rec->pos));
+    out_text(&e->out, text); /* the whole board at once: no info line inside it */
 }
 
 static void cmd_moves(engine_t *e)
@@ -829,8 +822,7 @@ static bool dispatch(engine_t *e, tokens_t *tk, const char *rest)
 static bool engine_init(engine_t *e, FILE *out)
 {
     memset(e, 0, sizeof *e);
-    e->out = out;
-    pthread_mutex_init(&e->out_lock, NULL);
+    out_init(&e->out, out);
     e->game = variants_default();
     e->hash_mb = HASH_DEFAULT_MB;
     e->multipv = 1;
@@ -857,7 +849,7 @@ static void engine_free(engine_t *e)
     free(e->rec);
     free(e->scratch);
     free(e->last_position);
-    pthread_mutex_destroy(&e->out_lock);
+    out_destroy(&e->out);
 }
 
 /* Does the running job end by itself: perft and bench do; a search with a

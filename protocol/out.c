@@ -1,0 +1,41 @@
+/* out.c: locked whole-line output for the front ends (out.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "out.h"
+
+#include <stdarg.h>
+#include <unistd.h>
+
+void out_init(out_t *o, FILE *f)
+{
+    o->f = f;
+    pthread_mutex_init(&o->lock, NULL);
+}
+
+void out_destroy(out_t *o) { pthread_mutex_destroy(&o->lock); }
+
+void out_vline(out_t *o, const char *fmt, va_list ap)
+{
+    pthread_mutex_lock(&o->lock);
+    vfprintf(o->f, fmt, ap);
+    fputc('\n', o->f);
+    fflush(o->f);
+    pthread_mutex_unlock(&o->lock);
+}
+
+void out_line(out_t *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    out_vline(o, fmt, ap);
+    va_end(ap);
+}
+
+void out_text(out_t *o, const char *text)
+{
+    pthread_mutex_lock(&o->lock);
+    fputs(text, o->f);
+    fflush(o->f);
+    pthread_mutex_unlock(&o->lock);
+}
+
+bool out_is_terminal(const out_t *o) { return isatty(fileno(o->f)) != 0; }
