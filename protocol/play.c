@@ -12,6 +12,7 @@
 #include "../engine/core/rng.h"
 #include "../engine/core/variants.h"
 #include "../engine/search/search.h"
+#include "../engine/search/skill.h"
 
 #define PLAY_HASH_MB 64
 #define PLAY_MOVETIME_MS 1000
@@ -25,11 +26,14 @@ typedef struct session {
     int64_t movetime_ms;
     searcher_t *searcher;
     rng_t dice;
+    int skill;       /* Denham's moves (hints are at full strength) */
+    rng_t skill_rng;
+    pv_line_t lines[SEARCH_MULTIPV_MAX];
 } session_t;
 
 static int usage(const char *why)
 {
-    fprintf(stderr, "denham play: %s\nusage: denham play [variant] [--movetime MS] [--side p1|p2|p3|p4|both|none]\n",
+    fprintf(stderr, "denham play: %s\nusage: denham play [variant] [--movetime MS] [--skill 0-20] [--side p1|p2|p3|p4|both|none]\n",
             why);
     return 2;
 }
@@ -38,11 +42,15 @@ static bool read_args(int argc, char **argv, session_t *s)
 {
     s->game = variants_default();
     s->movetime_ms = PLAY_MOVETIME_MS;
+    s->skill = SKILL_MAX;
     const char *side = "p1";
     for (int i = 0; i < argc; i++) {
         long long v;
         if (strcmp(argv[i], "--movetime") == 0 && i + 1 < argc && number_parse(argv[i + 1], 1, 1LL << 40, &v)) {
             s->movetime_ms = v;
+            i++;
+        } else if (strcmp(argv[i], "--skill") == 0 && i + 1 < argc && number_parse(argv[i + 1], 0, SKILL_MAX, &v)) {
+            s->skill = (int)v;
             i++;
         } else if (strcmp(argv[i], "--side") == 0 && i + 1 < argc) {
             side = argv[++i];
@@ -87,7 +95,8 @@ static void list_moves(session_t *s)
     fprintf(s->out, "\n");
 }
 
-static search_result_t think(session_t *s, int64_t ms)
+/* Denham's move at the session's skill, or a hint at full strength. */
+static search_result_t think(session_t *s, int64_t ms, int skill)
 {
     static uint64_t history[SEARCH_HISTORY_MAX];
     const record_t *r = &s->rec;
@@ -97,7 +106,7 @@ static search_result_t think(session_t *s, int64_t ms)
     req.history_len = record_recent_keys(r, history, SEARCH_HISTORY_MAX);
     req.history = history;
     search_reset_stop(s->searcher);
-    return search_run(s->searcher, &req);
+    return skill_search(s->searcher, &req, skill, s->lines, &s->skill_rng);
 }
 
 static void describe(session_t *s, const char *who, move_t m, const search_result_t *r)
@@ -186,7 +195,7 @@ static bool human_turn(session_t *s, int player)
         take_back(s, s->rec.plies);
         show(s);
     } else if (strcmp(word, "hint") == 0) {
-        search_result_t r = think(s, s->movetime_ms);
+        search_result_t r = think(s, s->movetime_ms, SKILL_MAX);
         describe(s, "hint:", r.best, &r);
     } else {
         move_t m = s->game->parse_move(&s->rec.pos, word);
@@ -248,6 +257,7 @@ int play_main(int argc, char **argv, FILE *in, FILE *out)
     s.out = out;
     s.ansi = isatty(fileno(out)) != 0;
     s.dice = (rng_t){(uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull + 1};
+    s.skill_rng = (rng_t){(uint64_t)time(NULL) ^ 0x5C1115EEDull};
     s.searcher = searcher_new(PLAY_HASH_MB);
     position_t start;
     s.game->set_start(&start);
@@ -274,7 +284,7 @@ int play_main(int argc, char **argv, FILE *in, FILE *out)
             continue;
         }
         char name[64];
-        search_result_t r = think(&s, s.movetime_ms);
+        search_result_t r = think(&s, s.movetime_ms, s.skill);
         char who[80];
         snprintf(who, sizeof who, "%s: Denham plays", player_name(s.game, p, name, sizeof name));
         describe(&s, who, r.best, &r);

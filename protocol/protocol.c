@@ -18,6 +18,7 @@
 #include "../engine/core/variants.h"
 #include "../engine/search/bench.h"
 #include "../engine/search/search.h"
+#include "../engine/search/skill.h"
 #include "out.h"
 
 #define HASH_DEFAULT_MB 16
@@ -60,6 +61,9 @@ typedef struct engine {
     multiplayer_t multiplayer;
     chance_pruning_t chance_pruning;
     bool random_mover; /* Strength random: a uniformly random legal move */
+    int skill;         /* the Skill Level option; SKILL_MAX: full strength */
+    rng_t skill_rng;   /* a weakened search's choices */
+    pv_line_t skill_lines[SEARCH_MULTIPV_MAX];
     bool ponder_option; /* the Ponder option */
     bool uci;           /* the last hello was `uci` (not `ugi`): ponder moves may be named */
     bool go_ponder;     /* the running search is a `go ponder` */
@@ -176,7 +180,7 @@ static void *search_thread(void *arg)
         atomic_store(&e->search_finished, true);
         return NULL;
     }
-    search_result_t r = search_run(e->searcher, &e->req);
+    search_result_t r = skill_search(e->searcher, &e->req, e->skill, e->skill_lines, &e->skill_rng);
     /* UCI: after `go infinite` the answer waits for `stop`, after `go
      * ponder` for `stop` or `ponderhit`. */
     while ((e->req.limits.infinite || search_pondering(e->searcher)) && !search_stopped(e->searcher)) {
@@ -266,6 +270,7 @@ static void cmd_hello(engine_t *e, bool ugi)
     say(e, "option name ChancePruning type combo default %s var star2 var star1 var expectimax",
         chance_names[CHANCE_DEFAULT]);
     say(e, "option name Strength type combo default full var full var random");
+    say(e, "option name Skill Level type spin default %d min 0 max %d", SKILL_MAX, SKILL_MAX);
     say(e, "option name Ponder type check default false");
     char combo[1024];
     size_t n = (size_t)snprintf(combo, sizeof combo, "option name UCI_Variant type combo default %s",
@@ -374,6 +379,12 @@ static void cmd_setoption(engine_t *e, const tokens_t *tk)
             return;
         }
         e->random_mover = strcasecmp(value, "random") == 0;
+    } else if (strcasecmp(name, "Skill Level") == 0) {
+        if (!parse_int(value, 0, SKILL_MAX, &x)) {
+            ERROR(e, "Skill Level must be a whole number from 0 to %d", SKILL_MAX);
+            return;
+        }
+        e->skill = (int)x;
     } else if (strcasecmp(name, "Ponder") == 0) {
         if (strcasecmp(value, "true") != 0 && strcasecmp(value, "false") != 0) {
             ERROR(e, "Ponder must be true or false");
@@ -826,6 +837,10 @@ static bool engine_init(engine_t *e, FILE *out)
     e->game = variants_default();
     e->hash_mb = HASH_DEFAULT_MB;
     e->multipv = 1;
+    e->skill = SKILL_MAX;
+    /* Each session plays its own weak games: a person who replays a won
+     * game move for move should not win it again for free. */
+    e->skill_rng.state = (uint64_t)timeman_now_us() ^ ((uint64_t)(uintptr_t)e << 16);
     e->overhead_ms = OVERHEAD_DEFAULT_MS;
     e->multiplayer = MULTIPLAYER_DEFAULT;
     e->chance_pruning = CHANCE_DEFAULT;

@@ -105,6 +105,12 @@ START_TEST(play_in_the_terminal)
     ck_assert(strstr(out, "die: "));
     ck_assert(strstr(out, "game over: "));
     ck_assert_int_eq(system("./denham play brandubh --side p3 </dev/null 2>/dev/null") >> 8, 2);
+    /* --skill: Denham's moves weakened (a depth-1 search at 0), hints not. */
+    out = shell("printf 'd2c2\\nhint\\nquit\\n' | ./denham play brandubh --skill 0 --movetime 200");
+    ck_assert_msg(strstr(out, "p2 (defenders): Denham plays ") && strstr(strstr(out, "Denham plays "), ", depth 1)\n"),
+                  "%s", out);
+    ck_assert_ptr_null(strstr(strstr(out, "hint: "), ", depth 1)\n"));
+    ck_assert_int_eq(system("./denham play brandubh --skill 21 </dev/null 2>/dev/null") >> 8, 2);
     ck_assert_int_eq(system("./denham play nosuchgame </dev/null 2>/dev/null") >> 8, 2);
     /* End of input ends the session. */
     out = shell("./denham play bolix --side both </dev/null; echo status $?");

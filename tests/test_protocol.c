@@ -81,6 +81,7 @@ START_TEST(uci_handshake)
     ck_assert(strstr(out, "option name Hash type spin default 16"));
     ck_assert(strstr(out, "option name Threads type spin default 1 min 1 max 256\n"));
     ck_assert(strstr(out, "option name MultiPV type spin default 1 min 1 max 64\n"));
+    ck_assert(strstr(out, "option name Skill Level type spin default 20 min 0 max 20\n"));
     ck_assert(strstr(out, "option name UCI_Variant type combo default brax var brax var brax-zillions var brax-easy "
                           "var brax-hunt var brax-3p var brax-4p var brandubh var brandubh-v2 var bolix var jinxx var jinxx-3p "
                           "var jinxx-4p\n"));
@@ -542,6 +543,41 @@ END_TEST
 
 /* A position command that extends the last one only plays its new moves;
  * the result must be what a fresh parse gives, repetition included. */
+/* Skill Level 0: depth 1 only, four lines reported, the move played one of
+ * them, and in some of a few positions not the first; bad values refused;
+ * 20 is the full search. */
+START_TEST(skill_level_weakens_the_choice)
+{
+    /* Sessions draw their own choices: in each of 16 positions the first
+     * line wins the draw in about a third of them, so all 16 have about
+     * one chance in 10^7. */
+    static const char *const first[] = {"e1e3", "d1c2", "b1b2", "c1c2", "g1g2", "d1d2", "f1f2", "h1h2"};
+    int off_first = 0;
+    for (int i = 0; i < 16; i++) {
+        char input[200];
+        snprintf(input, sizeof input, "setoption name Skill Level value 0\nposition startpos moves %s\ngo depth 6\n",
+                 first[i % 8]);
+        const char *out = run(input);
+        ck_assert_int_eq(count_lines_starting(out, "info depth 1 seldepth 1 multipv "), 4);
+        ck_assert_int_eq(count_lines_starting(out, "info depth 2 "), 0);
+        char move[16], best[16];
+        ck_assert_int_eq(sscanf(line_after(out, "bestmove "), "%15s", move), 1);
+        ck_assert_int_eq(sscanf(strstr(out, " multipv 1 "), " multipv 1 score cp %*d nodes %*u nps %*u hashfull %*d "
+                                                           "tbhits %*u time %*d pv %15s", best), 1);
+        char want[40];
+        snprintf(want, sizeof want, " pv %s\n", move);
+        ck_assert_msg(strstr(out, want), "%s is none of the lines in %s", move, out);
+        off_first += strcmp(move, best) != 0;
+    }
+    ck_assert_int_gt(off_first, 0);
+    const char *out = run_bdb("setoption name Skill Level value -1\nsetoption name Skill Level value 21\n"
+                              "setoption name Skill Level value 20\ngo depth 3\n");
+    ck_assert_int_eq(count_lines_starting(out, "info string error: Skill Level must be a whole number from 0 to 20"), 2);
+    ck_assert_int_eq(count_lines_starting(out, "info depth 3 seldepth "), 1);
+    ck_assert_ptr_null(strstr(out, "multipv"));
+}
+END_TEST
+
 /* Threads and MultiPV: k lines per depth, numbered, the first the answer;
  * bad values refused with one line each and the old value kept. */
 START_TEST(threads_and_multipv_options)
@@ -784,6 +820,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, solved_ending_reports_its_mate_and_whole_line);
     tcase_add_test(tc, long_searches_report_the_current_root_move);
     tcase_add_test(tc, threads_and_multipv_options);
+    tcase_add_test(tc, skill_level_weakens_the_choice);
     tcase_add_test(tc, pondering);
     tcase_add_test(tc, table_sized_before_the_first_search);
     tcase_add_test(tc, variant_option_selects_the_game);

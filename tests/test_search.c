@@ -10,6 +10,7 @@
 #include "../engine/games/jinxx.h"
 #include "../engine/core/variants.h"
 #include "../engine/search/bench.h"
+#include "../engine/search/skill.h"
 #include "helpers.h"
 
 static searcher_t *S;
@@ -948,6 +949,51 @@ START_TEST(brax_mop_up_wins_seven_against_one)
 }
 END_TEST
 
+/* Skill Level: the top level plays the best line; a lower one picks among
+ * the lines within its spread, the lower the more often a worse one, never
+ * one further behind, and never instead of a win it has found. */
+START_TEST(skill_level_picks_within_its_spread)
+{
+    pv_line_t lines[4] = {{.score = 100}, {.score = 90}, {.score = -20}, {.score = -400}};
+    for (int i = 0; i < 4; i++) {
+        lines[i].pv_len = 1;
+        lines[i].pv[0] = (move_t)i;
+    }
+    static const int levels[3] = {SKILL_MAX, 10, 0};
+    int picked[3][4] = {{0}};
+    rng_t rng = {12345};
+    for (int k = 0; k < 3; k++)
+        for (int n = 0; n < 2000; n++)
+            picked[k][skill_pick(lines, 4, levels[k], &rng)]++;
+    ck_assert_int_eq(picked[0][0], 2000);
+    ck_assert_int_eq(skill_spread(10), 200);
+    ck_assert_int_eq(skill_spread(0), 400);
+    for (int k = 1; k < 3; k++) {
+        ck_assert_int_gt(picked[k][0], picked[k][1]); /* the best stays the likeliest */
+        ck_assert_int_gt(picked[k][1], 0);
+        ck_assert_int_gt(picked[k][2], 0); /* 120 behind: within both spreads */
+        ck_assert_int_eq(picked[k][3], 0); /* 500 behind: beyond them */
+    }
+    ck_assert_int_gt(picked[2][1] + picked[2][2], picked[1][1] + picked[1][2]);
+    pv_line_t won[2] = {{.score = SCORE_WIN - 9, .pv_len = 1}, {.score = 1900, .pv_len = 1}};
+    pv_line_t lost[3] = {{.score = 10, .pv_len = 1}, {.score = 5, .pv_len = 1}, {.score = -(SCORE_WIN - 4), .pv_len = 1}};
+    int second = 0;
+    for (int n = 0; n < 1000; n++) {
+        ck_assert_int_eq(skill_pick(won, 2, 0, &rng), 0);
+        int k = skill_pick(lost, 3, 0, &rng);
+        ck_assert_int_lt(k, 2);
+        second += k == 1;
+    }
+    ck_assert_int_gt(second, 0);
+    ck_assert_int_eq(skill_depth(0), 1);
+    ck_assert_int_eq(skill_depth(10), 11);
+    ck_assert_int_eq(skill_lines(0), 4);
+    ck_assert_int_eq(skill_lines(10), 3);
+    ck_assert_int_eq(skill_lines(19), 2);
+    ck_assert_int_ge(skill_depth(SKILL_MAX), MAX_PLY - 1);
+}
+END_TEST
+
 Suite *suite_search(void)
 {
     Suite *s = suite_create("search");
@@ -993,6 +1039,7 @@ Suite *suite_search(void)
     tcase_add_test(tc, threads_report_growing_depths);
     tcase_add_test(tc, brax_mop_up_wins_seven_against_one);
     tcase_add_test(tc, a_search_stopped_at_once_still_answers_well);
+    tcase_add_test(tc, skill_level_picks_within_its_spread);
     suite_add_tcase(s, tc);
     return s;
 }
