@@ -1,6 +1,11 @@
 /* test_core.c: the number reader, the transposition table, time
  * management and scores. */
+#define _DEFAULT_SOURCE /* mincore, MAP_ANONYMOUS */
 #include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../engine/core/number.h"
 #include "../engine/core/timeman.h"
@@ -43,6 +48,60 @@ START_TEST(tt_clear_touches_only_what_was_used)
     tt_hit_t hit;
     ck_assert(tt_probe(&tt, 0x123456789abcdef0ull, 0, &hit));
     tt_clear(&tt);
+    ck_assert(!tt_probe(&tt, 0x123456789abcdef0ull, 0, &hit));
+    tt_free(&tt);
+}
+END_TEST
+
+/* Whether every page of [p, p + bytes) is in memory. */
+static bool resident(const void *p, size_t bytes)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = (bytes + page - 1) / page;
+    unsigned char *vec = malloc(pages);
+    bool all = vec && mincore((void *)p, bytes, vec) == 0;
+    for (size_t i = 0; all && i < pages; i++)
+        all = vec[i] & 1;
+    free(vec);
+    return all;
+}
+
+/* Whether this kernel can fault pages in on request (Linux 5.14 on). */
+static bool kernel_populates(void)
+{
+#ifdef MADV_POPULATE_WRITE
+    void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    bool ok = p != MAP_FAILED && madvise(p, 4096, MADV_POPULATE_WRITE) == 0;
+    if (p != MAP_FAILED)
+        munmap(p, 4096);
+    return ok;
+#else
+    return false;
+#endif
+}
+
+/* A fresh table's pages are in memory before the first search: up to
+ * 64 MiB at once, a larger table soon after, by its filler thread; a
+ * resident table is then cleared in place. (Before, a search faulted them
+ * in under its clock: 512 nodes in 452 ms with 1 GiB.) */
+START_TEST(tt_pages_are_in_memory_before_the_search)
+{
+    tt_t tt = {0};
+    ck_assert(tt_resize(&tt, 8));
+    ck_assert(resident(tt.buckets, tt.count * sizeof *tt.buckets));
+    tt_free(&tt);
+    ck_assert(tt_resize(&tt, 128));
+    size_t bytes = tt.count * sizeof *tt.buckets;
+    struct timespec nap = {0, 10 * 1000 * 1000};
+    for (int i = 0; i < 3000 && !atomic_load(&tt.resident); i++)
+        nanosleep(&nap, NULL);
+    bool populates = kernel_populates();
+    ck_assert_int_eq(atomic_load(&tt.resident), populates);
+    ck_assert_int_eq(resident(tt.buckets, bytes), populates);
+    tt_store(&tt, 0x123456789abcdef0ull, 0, 77, 50, 3, TT_EXACT);
+    tt_bucket_t *before = tt.buckets;
+    tt_clear(&tt);
+    ck_assert_int_eq(tt.buckets == before, populates); /* in place; else fresh pages */
+    tt_hit_t hit;
     ck_assert(!tt_probe(&tt, 0x123456789abcdef0ull, 0, &hit));
     tt_free(&tt);
 }
@@ -174,6 +233,7 @@ Suite *suite_core(void)
     tcase_add_test(tc, tt_stores_and_probes);
     tcase_add_test(tc, tt_keeps_the_deeper_entry_of_a_position);
     tcase_add_test(tc, tt_clear_touches_only_what_was_used);
+    tcase_add_test(tc, tt_pages_are_in_memory_before_the_search);
     tcase_add_test(tc, tt_win_scores_keep_their_distance);
     tcase_add_test(tc, mate_scores_in_moves);
     tcase_add_test(tc, time_budgets);

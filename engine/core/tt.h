@@ -14,6 +14,7 @@
 #ifndef DENHAM_TT_H
 #define DENHAM_TT_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 
@@ -37,15 +38,24 @@ typedef struct tt {
     size_t count; /* a power of two */
     uint8_t generation;
     atomic_bool written; /* anything stored since the table was last zeroed */
+    /* A large fresh table's pages are faulted in by a thread of their own
+     * (tt.c); it is stopped before the pages are given back. */
+    pthread_t filler;
+    bool filling;
+    atomic_bool fill_stop;
+    atomic_bool resident; /* every page is in memory: a clear writes in place */
 } tt_t;
 
 /* Sizes the table to the largest power of two of buckets within mb MiB;
- * false when the memory cannot be had (the old table stays). */
+ * false when the memory cannot be had (the old table stays). The pages of
+ * the new table are in memory before the first search (up to 64 MiB), or
+ * are brought in by a background thread (larger tables). */
 bool tt_resize(tt_t *tt, size_t mb);
 void tt_free(tt_t *tt);
-/* Empties the table without touching memory it never used: a table never
- * written is already zero, and a used one gets fresh zeroed pages. Not
- * while a search runs. */
+/* Empties the table without writing over memory it never used: a table
+ * never written is already zero, and a used one larger than 64 MiB gets
+ * fresh zeroed pages (brought in as by tt_resize). Not while a search
+ * runs. */
 void tt_clear(tt_t *tt);
 /* Starts a new search: older entries become preferred victims. */
 void tt_new_search(tt_t *tt);
