@@ -352,24 +352,22 @@ static bool still_pondering(ctx_t *c)
     return c->pondering;
 }
 
-/* The nodes of every thread: the main thread's own count, the others' as
+/* What every thread counted: the main thread's own counts, the others' as
  * they last published them. */
-static uint64_t total_nodes(const ctx_t *c)
-{
-    uint64_t n = c->nodes;
-    for (int i = 1; i < c->s->threads; i++)
-        if (c->s->workers[i].running)
-            n += atomic_load_explicit(&c->s->workers[i].ctx->nodes_seen, memory_order_relaxed);
-    return n;
-}
+typedef struct counts {
+    uint64_t nodes, tbhits;
+} counts_t;
 
-/* The table hits of every thread, counted as total_nodes counts nodes. */
-static uint64_t total_tbhits(const ctx_t *c)
+static counts_t total_counts(const ctx_t *c)
 {
-    uint64_t n = c->tbhits;
-    for (int i = 1; i < c->s->threads; i++)
-        if (c->s->workers[i].running)
-            n += atomic_load_explicit(&c->s->workers[i].ctx->tbhits_seen, memory_order_relaxed);
+    counts_t n = {c->nodes, c->tbhits};
+    for (int i = 1; i < c->s->threads; i++) {
+        const ctx_t *h = c->s->workers[i].ctx;
+        if (c->s->workers[i].running) {
+            n.nodes += atomic_load_explicit(&h->nodes_seen, memory_order_relaxed);
+            n.tbhits += atomic_load_explicit(&h->tbhits_seen, memory_order_relaxed);
+        }
+    }
     return n;
 }
 
@@ -388,7 +386,7 @@ static void check_limits(ctx_t *c)
         c->stopped = c->overtaken = true;
     else if (c->id != 0)
         return;
-    else if ((c->limits.nodes && total_nodes(c) >= c->limits.nodes) ||
+    else if ((c->limits.nodes && total_counts(c).nodes >= c->limits.nodes) ||
              (c->budget.hard_ms >= 0 && !still_pondering(c) && budget_used(c) >= c->budget.hard_ms))
         c->stopped = true;
 }
@@ -1293,12 +1291,13 @@ static void report(ctx_t *c, const search_request_t *req, int line, int depth, s
     /* Table cut-offs can end every line short of the nominal depth. */
     info.seldepth = c->seldepth > depth ? c->seldepth : depth;
     info.score = score;
-    info.nodes = total_nodes(c);
+    counts_t counts = total_counts(c);
+    info.nodes = counts.nodes;
     info.time_ms = elapsed(c);
     info.nps = info.nodes * 1000 / (uint64_t)(info.time_ms > 0 ? info.time_ms : 1);
     info.hashfull = tt_hashfull(&c->s->tt);
     info.tables = c->g->probe_ending && !c->dice;
-    info.tbhits = total_tbhits(c);
+    info.tbhits = counts.tbhits;
     info.pv_len = pv_len;
     memcpy(info.pv, pv, (size_t)pv_len * sizeof *pv);
     info.mate = c->dice ? 0 : search_mate_moves(c->g, &req->root, score, pv, pv_len);
