@@ -64,7 +64,7 @@ static void buckets_free(tt_bucket_t *b, size_t count)
  * `go movetime 80` took 452 ms for 512 nodes. So the pages are brought in
  * before they are needed: a table up to 64 MiB at once (a few ms), a
  * larger one by a thread that asks the kernel to fault it in piece by
- * piece (1 GiB in 0.9-2.2 s, 4 GiB in 2.8 s) while the engine answers and
+ * piece (1 GiB in 0.9 s, 4 GiB in 2.8 s) while the engine answers and
  * even searches. MADV_POPULATE_WRITE neither reads nor writes the memory,
  * so it cannot race with the searches' stores. Where the kernel lacks it
  * (before Linux 5.14) the pages come in as they are used, as before. */
