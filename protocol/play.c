@@ -33,7 +33,9 @@ typedef struct session {
 
 static int usage(const char *why)
 {
-    fprintf(stderr, "denham play: %s\nusage: denham play [variant] [--movetime MS] [--skill 0-20] [--side p1|p2|p3|p4|both|none]\n",
+    fprintf(stderr,
+            "denham play: %s\nusage: denham play [variant] [--movetime MS] [--skill 0-20] "
+            "[--side p1|p2|p3|p4|both|none]\n",
             why);
     return 2;
 }

@@ -643,7 +643,8 @@ static void cmd_board(engine_t *e)
     e->game->print_board(&e->rec->pos, text, GAME_BOARD_TEXT_MAX, out_is_terminal(&e->out));
     e->game->write_fen(&e->rec->pos, fen, sizeof fen);
     size_t n = strlen(text);
-    snprintf(text + n, sizeof text - n, "Fen: %s\nKey: %016llx\n", fen, (unsigned long long)e->game->hash(&e->rec->pos));
+    snprintf(text + n, sizeof text - n, "Fen: %s\nKey: %016llx\n", fen,
+             (unsigned long long)e->game->hash(&e->rec->pos));
     out_text(&e->out, text); /* the whole board at once: no info line inside it */
 }
 

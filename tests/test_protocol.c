@@ -523,7 +523,8 @@ START_TEST(solved_ending_reports_its_mate_and_whole_line)
     /* Depth 1 takes every node but the root from the table. */
     unsigned long long nodes = 0, hits = 0;
     const char *first = strstr(out, " nodes ");
-    ck_assert_msg(first && sscanf(first, " nodes %llu nps %*u hashfull %*d tbhits %llu", &nodes, &hits) == 2, "%s", out);
+    ck_assert_msg(first && sscanf(first, " nodes %llu nps %*u hashfull %*d tbhits %llu", &nodes, &hits) == 2, "%s",
+                  out);
     ck_assert_uint_eq(hits, nodes - 1);
     const char *pv = strstr(last, " pv ");
     ck_assert_ptr_nonnull(pv);
@@ -572,7 +573,8 @@ START_TEST(skill_level_weakens_the_choice)
     ck_assert_int_gt(off_first, 0);
     const char *out = run_bdb("setoption name Skill Level value -1\nsetoption name Skill Level value 21\n"
                               "setoption name Skill Level value 20\ngo depth 3\n");
-    ck_assert_int_eq(count_lines_starting(out, "info string error: Skill Level must be a whole number from 0 to 20"), 2);
+    const char *refused = "info string error: Skill Level must be a whole number from 0 to 20";
+    ck_assert_int_eq(count_lines_starting(out, refused), 2);
     ck_assert_int_eq(count_lines_starting(out, "info depth 3 seldepth "), 1);
     ck_assert_ptr_null(strstr(out, "multipv"));
 }

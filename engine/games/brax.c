@@ -1049,8 +1049,8 @@ static int two_against_one(const position_t *pos, const int *v)
 {
     const brax_t *b = CP(pos);
     ending_t e;
-    if (team_game(b) || bb128_popcount(b->team[RED]) + bb128_popcount(b->team[BLUE]) != 3 || !brax_probe_ending(pos, &e) ||
-        e.result != ENDING_DRAW)
+    if (team_game(b) || bb128_popcount(b->team[RED]) + bb128_popcount(b->team[BLUE]) != 3 ||
+        !brax_probe_ending(pos, &e) || e.result != ENDING_DRAW)
         return 0;
     return v[BLUE] - v[RED];
 }
