@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 _Static_assert(sizeof(tt_entry_t) == 16, "four entries fill a cache line");
 
@@ -90,6 +91,15 @@ static void *fill_pages(void *arg)
     return NULL;
 }
 
+/* Whether a table of this size may be brought in ahead of use: not one
+ * larger than half the machine's memory, which would push everything else
+ * out at once; such a table fills as it is used, as before. */
+static bool fits_in_memory(size_t bytes)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 && bytes <= (size_t)pages / 2 * (size_t)page;
+}
+
 static void fill_start(tt_t *tt)
 {
     size_t bytes = tt->count * sizeof *tt->buckets;
@@ -100,7 +110,7 @@ static void fill_start(tt_t *tt)
     }
     atomic_store(&tt->resident, false);
     atomic_store(&tt->fill_stop, false);
-    tt->filling = pthread_create(&tt->filler, NULL, fill_pages, tt) == 0;
+    tt->filling = fits_in_memory(bytes) && pthread_create(&tt->filler, NULL, fill_pages, tt) == 0;
 }
 
 /* Before the pages go back to the system. */
