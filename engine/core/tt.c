@@ -56,19 +56,22 @@ static void buckets_free(tt_bucket_t *b, size_t count)
  * table has not used (issue 14, defect 7: a 4 GiB clear that did took
  * 8 s). */
 #define TT_CLEAR_IN_PLACE_BYTES ((size_t)64 << 20)
-/* The background filler's step: how long tt_free may wait for it. */
-#define FILL_CHUNK ((size_t)32 << 20)
+/* The background filler's step (a huge page): how long a resize or
+ * tt_free may wait for it. */
+#define FILL_CHUNK ((size_t)2 << 20)
 
 /* Pages of a fresh table that are not yet in memory are faulted in by the
  * searches that first touch them, under their clock: on huge pages each
  * such fault zeroes 2 MiB, and with a 1 GiB table the first search of
  * `go movetime 80` took 452 ms for 512 nodes. So the pages are brought in
- * before they are needed: a table up to 64 MiB at once (a few ms), a
- * larger one by a thread that asks the kernel to fault it in piece by
- * piece (1 GiB in 0.9 s, 4 GiB in 2.8 s) while the engine answers and
- * even searches. MADV_POPULATE_WRITE neither reads nor writes the memory,
- * so it cannot race with the searches' stores. Where the kernel lacks it
- * (before Linux 5.14) the pages come in as they are used, as before. */
+ * before they are needed, by a thread that asks the kernel to fault them
+ * in a huge page at a time (16 MiB in a few ms, 1 GiB in 0.9 s, 4 GiB in
+ * 2.8 s) while the engine answers and even searches. MADV_POPULATE_WRITE
+ * neither reads nor writes the memory, so it cannot race with the
+ * searches' stores. Zeroing a small table at once instead halved the
+ * protocol fuzz target's rate (every engine it starts sizes a table).
+ * Where the kernel lacks it (before Linux 5.14) the pages come in as they
+ * are used, as before. */
 static void *fill_pages(void *arg)
 {
     tt_t *tt = arg;
@@ -103,11 +106,6 @@ static bool fits_in_memory(size_t bytes)
 static void fill_start(tt_t *tt)
 {
     size_t bytes = tt->count * sizeof *tt->buckets;
-    if (bytes <= TT_CLEAR_IN_PLACE_BYTES) {
-        memset(tt->buckets, 0, bytes);
-        atomic_store(&tt->resident, true);
-        return;
-    }
     atomic_store(&tt->resident, false);
     atomic_store(&tt->fill_stop, false);
     tt->filling = fits_in_memory(bytes) && pthread_create(&tt->filler, NULL, fill_pages, tt) == 0;

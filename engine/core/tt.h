@@ -48,9 +48,8 @@ typedef struct tt {
 
 /* Sizes the table to the largest power of two of buckets within mb MiB;
  * false when the memory cannot be had (the old table stays). The pages of
- * the new table are in memory before the first search (up to 64 MiB), or
- * are brought in by a background thread (larger tables, up to half the
- * machine's memory). */
+ * the new table are brought into memory by a background thread (unless
+ * the table is larger than half the machine's memory). */
 bool tt_resize(tt_t *tt, size_t mb);
 void tt_free(tt_t *tt);
 /* Empties the table without writing over memory it never used: a table
