@@ -38,7 +38,7 @@ typedef struct tt {
     size_t count; /* a power of two */
     uint8_t generation;
     atomic_bool written; /* anything stored since the table was last zeroed */
-    /* A large fresh table's pages are faulted in by a thread of their own
+    /* A fresh table's pages are faulted in by a thread of their own
      * (tt.c); it is stopped before the pages are given back. */
     pthread_t filler;
     bool filling;
@@ -52,10 +52,10 @@ typedef struct tt {
  * the table is larger than half the machine's memory). */
 bool tt_resize(tt_t *tt, size_t mb);
 void tt_free(tt_t *tt);
-/* Empties the table without writing over memory it never used: a table
- * never written is already zero, and a used one larger than 64 MiB gets
- * fresh zeroed pages (brought in as by tt_resize). Not while a search
- * runs. */
+/* Empties the table without bringing in memory it never used: a table
+ * never written is already zero; a used one is zeroed in place when it is
+ * at most 64 MiB or all in memory, and otherwise gets fresh zeroed pages
+ * (brought in as by tt_resize). Not while a search runs. */
 void tt_clear(tt_t *tt);
 /* Starts a new search: older entries become preferred victims. */
 void tt_new_search(tt_t *tt);

@@ -371,13 +371,19 @@ static counts_t total_counts(const ctx_t *c)
     return n;
 }
 
+/* Makes this thread's counts visible to the main thread's total_counts. */
+static void publish_counts(ctx_t *c)
+{
+    atomic_store_explicit(&c->nodes_seen, c->nodes, memory_order_relaxed);
+    atomic_store_explicit(&c->tbhits_seen, c->tbhits, memory_order_relaxed);
+}
+
 /* Polled every 256 nodes: the cheapest place to notice time and stop.
  * Slow nodes (Bolix, 0.2 M/s) made 1024 a 5 ms wait for `stop`. Helpers
  * stop with the main thread, which alone watches the limits. */
 static void check_limits(ctx_t *c)
 {
-    atomic_store_explicit(&c->nodes_seen, c->nodes, memory_order_relaxed);
-    atomic_store_explicit(&c->tbhits_seen, c->tbhits, memory_order_relaxed);
+    publish_counts(c);
     if (atomic_load_explicit(&c->s->stop, memory_order_relaxed))
         c->stopped = true;
     else if (c->id != 0 && atomic_load_explicit(&c->s->helpers_stop, memory_order_relaxed))
@@ -431,13 +437,17 @@ static score_t evaluate_now(ctx_t *c)
     return v;
 }
 
+/* Whether this search takes values from the game's solved endings (never
+ * in games with dice, whose scores are not distances to the end). */
+static bool probes_endings(const ctx_t *c) { return c->g->probe_ending && !c->dice; }
+
 /* The exact value of a solved ending at ply, as a terminal score of the
  * ply where the game ends; false when the game has not solved it (or it
  * ends beyond the plies a mate score can count). */
 static bool ending_score(ctx_t *c, int ply, score_t *score)
 {
     ending_t e;
-    if (!c->g->probe_ending || c->dice || !c->g->probe_ending(&c->pos, &e) || ply + e.plies >= MAX_PLY)
+    if (!probes_endings(c) || !c->g->probe_ending(&c->pos, &e) || ply + e.plies >= MAX_PLY)
         return false;
     c->tbhits++;
     int end = ply + e.plies;
@@ -1296,7 +1306,7 @@ static void report(ctx_t *c, const search_request_t *req, int line, int depth, s
     info.time_ms = elapsed(c);
     info.nps = info.nodes * 1000 / (uint64_t)(info.time_ms > 0 ? info.time_ms : 1);
     info.hashfull = tt_hashfull(&c->s->tt);
-    info.tables = c->g->probe_ending && !c->dice;
+    info.tables = probes_endings(c);
     info.tbhits = counts.tbhits;
     info.pv_len = pv_len;
     memcpy(info.pv, pv, (size_t)pv_len * sizeof *pv);
@@ -1521,8 +1531,7 @@ static void hand_over(ctx_t *c, int depth, const line_t *line)
     searcher_t *s = c->s;
     /* The counts too: the main thread may report this line before the
      * helper's next poll, and a short search would show too few nodes. */
-    atomic_store_explicit(&c->nodes_seen, c->nodes, memory_order_relaxed);
-    atomic_store_explicit(&c->tbhits_seen, c->tbhits, memory_order_relaxed);
+    publish_counts(c);
     pthread_mutex_lock(&s->handed_lock);
     if (depth > atomic_load_explicit(&s->handed_depth, memory_order_relaxed)) {
         s->handed.score = line->score;
@@ -1572,7 +1581,7 @@ static bool child_ending(const game_t *g, position_t *pos, move_t m, ending_t *o
 static void extend_solved(const ctx_t *c, line_t *line)
 {
     const game_t *g = c->g;
-    if (!g->probe_ending || c->dice)
+    if (!probes_endings(c))
         return;
     position_t pos = c->req->root;
     for (int i = 0; i < line->pv_len; i++) {
