@@ -22,14 +22,6 @@ void out_vline(out_t *o, const char *fmt, va_list ap)
     pthread_mutex_unlock(&o->lock);
 }
 
-void out_line(out_t *o, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    out_vline(o, fmt, ap);
-    va_end(ap);
-}
-
 void out_text(out_t *o, const char *text)
 {
     pthread_mutex_lock(&o->lock);

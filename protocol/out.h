@@ -19,8 +19,7 @@ typedef struct out {
 
 void out_init(out_t *o, FILE *f);
 void out_destroy(out_t *o);
-/* One line from a printf format; the newline is added. */
-void out_line(out_t *o, const char *fmt, ...);
+/* One line from a printf format and its arguments; the newline is added. */
 void out_vline(out_t *o, const char *fmt, va_list ap);
 /* Text as it is (several lines, each with its newline), in one piece. */
 void out_text(out_t *o, const char *text);

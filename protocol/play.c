@@ -259,7 +259,7 @@ int play_main(int argc, char **argv, FILE *in, FILE *out)
     s.out = out;
     s.ansi = isatty(fileno(out)) != 0;
     s.dice = (rng_t){(uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull + 1};
-    s.skill_rng = (rng_t){(uint64_t)time(NULL) ^ 0x5C1115EEDull};
+    s.skill_rng = skill_rng_new();
     s.searcher = searcher_new(PLAY_HASH_MB);
     position_t start;
     s.game->set_start(&start);

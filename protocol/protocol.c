@@ -849,9 +849,7 @@ static bool engine_init(engine_t *e, FILE *out)
     e->hash_mb = HASH_DEFAULT_MB;
     e->multipv = 1;
     e->skill = SKILL_MAX;
-    /* Each session plays its own weak games: a person who replays a won
-     * game move for move should not win it again for free. */
-    e->skill_rng.state = (uint64_t)timeman_now_us() ^ ((uint64_t)(uintptr_t)e << 16);
+    e->skill_rng = skill_rng_new();
     e->overhead_ms = OVERHEAD_DEFAULT_MS;
     e->multiplayer = MULTIPLAYER_DEFAULT;
     e->chance_pruning = CHANCE_DEFAULT;

@@ -3,9 +3,13 @@
 
 #include <assert.h>
 
+#include "../core/timeman.h"
+
 /* Each level below the top widens the bonus by this much: at level 0 a
  * line up to four men worse than the best may be played. */
 #define SPREAD_PER_LEVEL 20
+
+rng_t skill_rng_new(void) { return (rng_t){(uint64_t)timeman_now_us() * 0x9E3779B97F4A7C15ull}; }
 
 int skill_depth(int level) { return level >= SKILL_MAX ? MAX_PLY : 1 + level; }
 

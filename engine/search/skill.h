@@ -20,6 +20,10 @@
 
 #define SKILL_MAX 20 /* full strength: the default */
 
+/* A generator for a session's choices, seeded from the clock: each
+ * session plays its own weak games, so a person who replays a won game
+ * move for move does not win it again for free. */
+rng_t skill_rng_new(void);
 /* The deepest iteration a search at this level may reach (level 0: 1). */
 int skill_depth(int level);
 /* How many lines a search at this level compares, at least: 4 at the
