@@ -976,7 +976,8 @@ START_TEST(skill_level_picks_within_its_spread)
     }
     ck_assert_int_gt(picked[2][1] + picked[2][2], picked[1][1] + picked[1][2]);
     pv_line_t won[2] = {{.score = SCORE_WIN - 9, .pv_len = 1}, {.score = 1900, .pv_len = 1}};
-    pv_line_t lost[3] = {{.score = 10, .pv_len = 1}, {.score = 5, .pv_len = 1}, {.score = -(SCORE_WIN - 4), .pv_len = 1}};
+    pv_line_t lost[3] = {
+        {.score = 10, .pv_len = 1}, {.score = 5, .pv_len = 1}, {.score = -(SCORE_WIN - 4), .pv_len = 1}};
     int second = 0;
     for (int n = 0; n < 1000; n++) {
         ck_assert_int_eq(skill_pick(won, 2, 0, &rng), 0);
