@@ -44,6 +44,11 @@ typedef struct tt {
     bool filling;
     atomic_bool fill_stop;
     atomic_bool resident; /* every page is in memory: a clear writes in place */
+    /* Buckets [0, usable) may be used. While the filler brings in a table
+     * over 64 MiB, probes of the buckets it has not reached miss and stores
+     * there are dropped: a search that faulted in a huge page per store
+     * crawled (tt.c). A smaller table is usable at once. */
+    _Atomic size_t usable;
 } tt_t;
 
 /* Sizes the table to the largest power of two of buckets within mb MiB;
