@@ -162,15 +162,20 @@ static void print_line(FILE *out, const options_t *o, const record_t *r, int ind
         static char pos_json[1 << 16];
         json_string(position, pos_json, sizeof pos_json);
         fprintf(out, "{\"index\":%d,\"position\":%s,\"multipv\":%d,\"bestmove\":\"%s\",\"score\":%s,\"depth\":%d,"
-                     "\"seldepth\":%d,\"nodes\":%llu,\"time_ms\":%lld,\"pv\":[",
-                index, pos_json, k + 1, mv, score, l->depth, l->seldepth, (unsigned long long)l->nodes,
-                (long long)l->time_ms);
+                     "\"seldepth\":%d,\"nodes\":%llu,",
+                index, pos_json, k + 1, mv, score, l->depth, l->seldepth, (unsigned long long)l->nodes);
+        if (l->tables)
+            fprintf(out, "\"tbhits\":%llu,", (unsigned long long)l->tbhits);
+        fprintf(out, "\"time_ms\":%lld,\"pv\":[", (long long)l->time_ms);
     } else {
         fprintf(out, "%d ", index);
         if (o->multipv > 1)
             fprintf(out, "multipv %d ", k + 1);
-        fprintf(out, "bestmove %s score %s depth %d seldepth %d nodes %llu time %lld pv", mv, score, l->depth,
-                l->seldepth, (unsigned long long)l->nodes, (long long)l->time_ms);
+        fprintf(out, "bestmove %s score %s depth %d seldepth %d nodes %llu", mv, score, l->depth, l->seldepth,
+                (unsigned long long)l->nodes);
+        if (l->tables)
+            fprintf(out, " tbhits %llu", (unsigned long long)l->tbhits);
+        fprintf(out, " time %lld pv", (long long)l->time_ms);
     }
     position_t pos = r->pos;
     for (int i = 0; i < l->pv_len; i++) {

@@ -49,6 +49,22 @@ START_TEST(analyse_text_and_json)
 }
 END_TEST
 
+/* The solved endings' probes are counted as in `info` (tbhits) in the
+ * games that have such tables, and only there: at depth 1 every node of
+ * two men against one but the root is a probe. */
+START_TEST(analyse_counts_table_hits)
+{
+    const char *text = shell("printf 'fen 9/9/9/9/9/9/9/9/b1r4r1 r - 0\\nstartpos\\n' | ./denham analyse --depth 1");
+    ck_assert_msg(strstr(text, "1 bestmove c1c2 score mate 15 depth 1 seldepth 1 nodes 12 tbhits 11 time "), "%s",
+                  text);
+    ck_assert_msg(strstr(text, "\n2 bestmove e1e3 score cp ") && strstr(text, " tbhits 0 time "), "%s", text);
+    const char *json = shell("printf 'fen 9/9/9/9/9/9/9/9/b1r4r1 r - 0\\n' | ./denham analyse --depth 1 --json");
+    ck_assert_msg(strstr(json, "\"nodes\":12,\"tbhits\":11,\"time_ms\":"), "%s", json);
+    text = shell("printf 'startpos\\n' | ./denham analyse --variant brandubh --depth 2");
+    ck_assert_msg(strstr(text, " nodes ") && !strstr(text, "tbhits"), "%s", text);
+}
+END_TEST
+
 /* Every shipped suite is solved at a depth that covers it (the Brandubh
  * mates are at most 9 plies); a wrong expectation fails with status 1; a
  * malformed file is refused with status 2. */
@@ -124,6 +140,7 @@ Suite *suite_cli(void)
     TCase *tc = tcase_create("cli");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, analyse_text_and_json);
+    tcase_add_test(tc, analyse_counts_table_hits);
     tcase_add_test(tc, suites);
     tcase_add_test(tc, play_in_the_terminal);
     suite_add_tcase(s, tc);

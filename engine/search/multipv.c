@@ -30,6 +30,8 @@ static void capture_report(void *ctx, const position_t *root, const search_info_
     l->depth = info->depth;
     l->seldepth = info->seldepth;
     l->nodes = info->nodes;
+    l->tables = info->tables;
+    l->tbhits = info->tbhits;
     l->time_ms = info->time_ms;
     l->pv_len = info->pv_len;
     memcpy(l->pv, info->pv, (size_t)info->pv_len * sizeof *info->pv);
@@ -57,7 +59,9 @@ int multipv_search(searcher_t *s, search_request_t *req, int k, pv_line_t *lines
         lines[0].pv[0] = r.best;
         cap.found = 1;
     }
-    for (int i = 0; i < cap.found; i++)
+    for (int i = 0; i < cap.found; i++) { /* the whole search's, as the result counts them */
         lines[i].nodes = r.nodes;
+        lines[i].tbhits = r.tbhits;
+    }
     return cap.found;
 }

@@ -14,6 +14,8 @@ typedef struct pv_line {
     int depth;
     int seldepth;
     uint64_t nodes;
+    bool tables;     /* as in search_info_t */
+    uint64_t tbhits; /* as in search_info_t */
     int64_t time_ms;
     int pv_len; /* at least 1: pv[0] is the move */
     move_t pv[MAX_PLY];

@@ -1720,20 +1720,21 @@ static void start_helpers(searcher_t *s, const search_request_t *req)
     }
 }
 
-/* Stops and joins the helpers; the nodes they searched. */
-static uint64_t stop_helpers(searcher_t *s)
+/* Stops and joins the helpers; what they counted. */
+static counts_t stop_helpers(searcher_t *s)
 {
     atomic_store(&s->helpers_stop, true);
-    uint64_t nodes = 0;
+    counts_t n = {0, 0};
     for (int i = 1; i < s->threads; i++) {
         worker_t *w = &s->workers[i];
         if (w->running) {
             pthread_join(w->thread, NULL);
             w->running = false;
-            nodes += w->ctx->nodes;
+            n.nodes += w->ctx->nodes;
+            n.tbhits += w->ctx->tbhits;
         }
     }
-    return nodes;
+    return n;
 }
 
 search_result_t search_run(searcher_t *s, const search_request_t *req)
@@ -1764,6 +1765,8 @@ search_result_t search_run(searcher_t *s, const search_request_t *req)
     start_helpers(s, req);
     c->leapfrogs = s->threads > 1 && req->multipv <= 1;
     iterate(c, n, &res, s->lines);
-    res.nodes = c->nodes + stop_helpers(s);
+    counts_t helpers = stop_helpers(s);
+    res.nodes = c->nodes + helpers.nodes;
+    res.tbhits = c->tbhits + helpers.tbhits;
     return res;
 }

@@ -106,6 +106,7 @@ typedef struct search_result {
     int mate; /* as in search_info_t */
     int depth;
     uint64_t nodes;
+    uint64_t tbhits; /* as in search_info_t, for the whole search */
 } search_result_t;
 
 typedef struct searcher searcher_t;
