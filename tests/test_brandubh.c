@@ -390,6 +390,42 @@ START_TEST(evaluation_sees_an_open_corner)
 }
 END_TEST
 
+/* The term called name in t: team 0 (attackers) or 1 (defenders). */
+static int trace_term(const eval_trace_t *t, const char *name, int team)
+{
+    for (int i = 0; i < t->count; i++)
+        if (strcmp(t->term[i].name, name) == 0)
+            return t->term[i].value[team];
+    ck_abort_msg("no term '%s'", name);
+    return 0;
+}
+
+/* The king is worth more the nearer it stands to a corner (25 per step
+ * nearer than the throne's 6: c3 is 4 from a1), and an attacker beside a
+ * corner, where one defender captures it against the corner, less than
+ * elsewhere. */
+START_TEST(evaluation_values_the_corners)
+{
+    const game_t *g = versions[_i];
+    char fen[GAME_FEN_MAX];
+    position_t pos;
+    eval_trace_t t = {0};
+    bdb_fen(fen, "c1 d6 f4", "e5", "d4", 'a');
+    load_fen(g, &pos, fen);
+    g->evaluate(&pos, &t);
+    ck_assert_int_eq(trace_term(&t, "king to corner", 1), 0);
+    ck_assert_int_eq(trace_term(&t, "beside a corner", 0), 0);
+    score_t centre = g->evaluate(&pos, NULL);
+    t.count = 0;
+    bdb_fen(fen, "b1 d6 f4", "e5", "c3", 'a');
+    load_fen(g, &pos, fen);
+    g->evaluate(&pos, &t);
+    ck_assert_int_eq(trace_term(&t, "king to corner", 1), (6 - 4) * 25);
+    ck_assert_int_eq(trace_term(&t, "beside a corner", 0), -20);
+    ck_assert_int_lt(g->evaluate(&pos, NULL), centre); /* for the attackers, to move */
+}
+END_TEST
+
 Suite *suite_brandubh(void)
 {
     Suite *s = suite_create("brandubh");
@@ -429,6 +465,7 @@ Suite *suite_brandubh(void)
     tcase_add_loop_test(text, bad_fens_are_rejected, 0, 2);
     tcase_add_loop_test(text, move_text_round_trips, 0, 2);
     tcase_add_loop_test(text, evaluation_sees_an_open_corner, 0, 2);
+    tcase_add_loop_test(text, evaluation_values_the_corners, 0, 2);
     suite_add_tcase(s, text);
     return s;
 }

@@ -31,6 +31,8 @@ enum { PIECE_ATT = 0, PIECE_DEF = 1, PIECE_KING = 2 };
 #define RANK_1_MASK ((bb64_t)0x7F)
 /* The edges: the only squares from which a corner is one move away. */
 #define EDGES (RANK_1_MASK | RANK_1_MASK << 42 | FILE_A_MASK | FILE_G_MASK)
+/* b1 f1 a2 g2 a6 g6 b7 f7: a man here is captured against the corner. */
+#define BESIDE_CORNERS (bb_bit(1) | bb_bit(5) | bb_bit(7) | bb_bit(13) | bb_bit(35) | bb_bit(41) | bb_bit(43) | bb_bit(47))
 
 typedef struct bdb {
     bb64_t att, def, king; /* king is one bit, or 0 once captured */
@@ -454,16 +456,18 @@ static outcome_t bdb_outcome(const position_t *pos)
 
 enum {
     VAL_ATTACKER = 100,
-    VAL_DEFENDER = 200, /* four of them balance eight attackers */
+    VAL_DEFENDER = 160,
     MOBILITY = 3,
-    KING_MOBILITY = 4,
+    KING_MOBILITY = 8,
     ROUTE_NOW_DEF_TO_MOVE = 2000, /* king walks home next move */
     ROUTE_DOUBLE = 1200,          /* two open corners: one block is not enough */
     ROUTE_SINGLE = 120,           /* forces the attackers to block */
-    ROUTE_TWO_MOVES = 25,
+    ROUTE_TWO_MOVES = 50,
     KING_PRESSURE = 30,
     APPROACH_BLOCKED = 10,
     CORNER_GUARD = 10,
+    KING_TO_CORNER = 25, /* per step nearer the nearest corner (Manhattan) */
+    BESIDE_CORNER = 20,  /* an attacker next to a corner: one defender captures it */
 };
 
 static const int guard_sq[4] = {8, 12, 36, 40}; /* b2 f2 b6 f6 */
@@ -542,6 +546,11 @@ static score_t bdb_evaluate(const position_t *pos, eval_trace_t *t)
         }
         eval_trace_add(t, "king pressure", KING_PRESSURE * near, 0);
         v_att += KING_PRESSURE * near;
+
+        int f = sq_file(k), r = sq_rank(k);
+        int to_corner = (f < 6 - f ? f : 6 - f) + (r < 6 - r ? r : 6 - r); /* 6 on the throne */
+        eval_trace_add(t, "king to corner", 0, KING_TO_CORNER * (6 - to_corner));
+        v_def += KING_TO_CORNER * (6 - to_corner);
     }
 
     int guards = 0;
@@ -550,6 +559,9 @@ static score_t bdb_evaluate(const position_t *pos, eval_trace_t *t)
     int blockade = APPROACH_BLOCKED * blocked_approaches(b, occ) + CORNER_GUARD * guards;
     eval_trace_add(t, "blockade", blockade, 0);
     v_att += blockade;
+    int beside = -BESIDE_CORNER * bb_popcount(b->att & BESIDE_CORNERS);
+    eval_trace_add(t, "beside a corner", beside, 0);
+    v_att += beside;
 
     score_t s = (score_t)(v_att - v_def);
     return b->stm == SIDE_ATT ? s : -s;
