@@ -31,8 +31,9 @@ enum { PIECE_ATT = 0, PIECE_DEF = 1, PIECE_KING = 2 };
 #define RANK_1_MASK ((bb64_t)0x7F)
 /* The edges: the only squares from which a corner is one move away. */
 #define EDGES (RANK_1_MASK | RANK_1_MASK << 42 | FILE_A_MASK | FILE_G_MASK)
-/* b1 f1 a2 g2 a6 g6 b7 f7: a man here is captured against the corner. */
-#define BESIDE_CORNERS (bb_bit(1) | bb_bit(5) | bb_bit(7) | bb_bit(13) | bb_bit(35) | bb_bit(41) | bb_bit(43) | bb_bit(47))
+/* b1 f1 a2 g2 a6 g6 b7 f7: one enemy takes a man here against the corner. */
+#define BESIDE_CORNERS \
+    (bb_bit(1) | bb_bit(5) | bb_bit(7) | bb_bit(13) | bb_bit(35) | bb_bit(41) | bb_bit(43) | bb_bit(47))
 
 typedef struct bdb {
     bb64_t att, def, king; /* king is one bit, or 0 once captured */
