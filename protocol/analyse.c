@@ -117,8 +117,7 @@ static int search_position(searcher_t *s, const game_t *g, const record_t *r, co
     req.history_len = record_recent_keys(r, history, SEARCH_HISTORY_MAX);
     req.history = history;
     searcher_clear(s); /* each position alone: results do not depend on the order */
-    if (g->prepare) /* once: the solved endings' tables, outside any position's time */
-        g->prepare();
+    game_prepare(g); /* outside any position's time */
     search_reset_stop(s);
     return multipv_search(s, &req, k, lines);
 }

@@ -238,15 +238,6 @@ static void ensure_hash(engine_t *e)
     }
 }
 
-/* Builds what the game's solved endings need, once (the two-player Brax
- * games: about 50 ms), at ucinewgame and isready, so that no timed search
- * waits for it. */
-static void prepare_game(engine_t *e)
-{
-    if (e->game->prepare)
-        e->game->prepare();
-}
-
 /* Starts e->job on the search thread; false (with an error line) when the
  * thread cannot be had. */
 static bool start_job(engine_t *e)
@@ -814,7 +805,7 @@ static bool dispatch(engine_t *e, tokens_t *tk, const char *rest)
     else if (strcmp(c, "isready") == 0) {
         ensure_hash(e);
         if (!e->searching) /* never delays readyok during a search */
-            prepare_game(e);
+            game_prepare(e->game);
         say(e, "readyok");
     }
     else if (strcmp(c, "stop") == 0) join_search(e, true);
@@ -822,7 +813,7 @@ static bool dispatch(engine_t *e, tokens_t *tk, const char *rest)
         join_search(e, true);
         searcher_clear(e->searcher);
         reset_game(e);
-        prepare_game(e);
+        game_prepare(e->game); /* a game begins: no timed search should wait for this */
     } else if (strcmp(c, "setoption") == 0) cmd_setoption(e, tk);
     else if (strcmp(c, "position") == 0) cmd_position(e, rest);
     else if (strcmp(c, "go") == 0) cmd_go(e, tk);

@@ -127,7 +127,6 @@ START_TEST(tt_uses_only_what_is_in_memory)
 
     tt_t tt = {0};
     ck_assert(tt_resize(&tt, 128));
-    filled(&tt);
     struct timespec nap = {0, 10 * 1000 * 1000};
     for (int i = 0; i < 200 && atomic_load(&tt.usable) < tt.count; i++) /* where the kernel cannot fill */
         nanosleep(&nap, NULL);

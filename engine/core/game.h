@@ -292,6 +292,14 @@ static inline bool game_at_chance(const game_t *g, const position_t *pos)
     return g->chance_outcomes && g->chance_outcomes(pos, rolls, weights) > 0;
 }
 
+/* Builds what the game's solved endings need, once (the two-player Brax
+ * games: about 50 ms); the front ends call it before any timed search. */
+static inline void game_prepare(const game_t *g)
+{
+    if (g->prepare)
+        g->prepare();
+}
+
 /* Records one evaluation term (values for team 0 and team 1); no-op
  * without a trace or when it is full. */
 void eval_trace_add(eval_trace_t *t, const char *name, int team0, int team1);

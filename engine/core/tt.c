@@ -170,8 +170,9 @@ void tt_clear(tt_t *tt)
     tt->generation = 0;
     size_t bytes = tt->count * sizeof *tt->buckets;
     if (bytes <= TT_CLEAR_IN_PLACE_BYTES || (atomic_load(&tt->written) && atomic_load(&tt->resident))) {
+        /* usable is whole already: a small table's from the start, a
+         * resident one's since its filler finished. */
         memset(tt->buckets, 0, bytes);
-        usable_raise(tt, tt->count); /* every page written */
     } else if (atomic_load(&tt->written)) {
         tt_bucket_t *fresh = buckets_alloc(tt->count);
         if (fresh) {

@@ -31,6 +31,8 @@ enum { PIECE_ATT = 0, PIECE_DEF = 1, PIECE_KING = 2 };
 #define RANK_1_MASK ((bb64_t)0x7F)
 /* The edges: the only squares from which a corner is one move away. */
 #define EDGES (RANK_1_MASK | RANK_1_MASK << 42 | FILE_A_MASK | FILE_G_MASK)
+/* b2 f2 b6 f6: an attacker here guards a corner's two approaches. */
+#define CORNER_GUARDS (bb_bit(8) | bb_bit(12) | bb_bit(36) | bb_bit(40))
 /* b1 f1 a2 g2 a6 g6 b7 f7: one enemy takes a man here against the corner. */
 #define BESIDE_CORNERS \
     (bb_bit(1) | bb_bit(5) | bb_bit(7) | bb_bit(13) | bb_bit(35) | bb_bit(41) | bb_bit(43) | bb_bit(47))
@@ -474,7 +476,6 @@ enum {
     BESIDE_CORNER = 20,  /* an attacker next to a corner: one defender captures it */
 };
 
-static const int guard_sq[4] = {8, 12, 36, 40}; /* b2 f2 b6 f6 */
 
 /* Corners the king reaches in one move, and squares it reaches from which
  * a corner is one more move away. */
@@ -557,9 +558,7 @@ static score_t bdb_evaluate(const position_t *pos, eval_trace_t *t)
         v_def += KING_TO_CORNER * (6 - to_corner);
     }
 
-    int guards = 0;
-    for (int i = 0; i < 4; i++)
-        guards += (b->att & bb_bit(guard_sq[i])) != 0;
+    int guards = bb_popcount(b->att & CORNER_GUARDS);
     int blockade = APPROACH_BLOCKED * blocked_approaches(b, occ) + CORNER_GUARD * guards;
     eval_trace_add(t, "blockade", blockade, 0);
     v_att += blockade;
