@@ -312,10 +312,11 @@ static void smp_depth(const game_t *g, searcher_t *s, int depth, int n)
 
 /* Lazy SMP: time to depth with 1 and n threads at two depths per game,
  * and the stop latency with n threads. The threads share their work
- * through the table, which takes time to fill: at the shorter depth (about
- * a second on one thread over all the bench positions, 0.1-0.3 s each)
- * start-up and the table's luck weigh more than at the longer one (about
- * a second per position, as a move at a short time control). */
+ * through the table, which takes time to fill: at the shorter depth (1.5-2
+ * s on one thread over all the bench positions, 0.1-0.7 s each) start-up
+ * and the table's luck weigh more than at the longer one (about a second
+ * per position, as a move at a short time control). Runs differ by 10-30%:
+ * compare several. */
 static void smp(int n)
 {
     static const struct {
