@@ -28,6 +28,9 @@ void play_checked(const game_t *g, position_t *pos, move_t m);
 void assert_matches_fen(const game_t *g, const position_t *pos, const char *ref_fen);
 /* The FEN of pos. */
 const char *fen_of(const game_t *g, const position_t *pos);
+/* The value for team (0 or 1) of the evaluation term called name in t,
+ * failing the test when t has no such term. */
+int trace_term(const eval_trace_t *t, const char *name, int team);
 /* The legal moves of fen as one sorted, space-separated string (static). */
 const char *legal_moves_of(const game_t *g, const char *fen);
 /* The FEN after playing `moves` (space-separated) from fen, failing the

@@ -390,16 +390,6 @@ START_TEST(evaluation_sees_an_open_corner)
 }
 END_TEST
 
-/* The term called name in t: team 0 (attackers) or 1 (defenders). */
-static int trace_term(const eval_trace_t *t, const char *name, int team)
-{
-    for (int i = 0; i < t->count; i++)
-        if (strcmp(t->term[i].name, name) == 0)
-            return t->term[i].value[team];
-    ck_abort_msg("no term '%s'", name);
-    return 0;
-}
-
 /* The king is worth more the nearer it stands to a corner (25 per step
  * nearer than the throne's 6: c3 is 4 from a1), and an attacker beside a
  * corner, where one defender captures it against the corner, less than

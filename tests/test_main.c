@@ -72,6 +72,15 @@ const char *fen_of(const game_t *g, const position_t *pos)
     return buf;
 }
 
+int trace_term(const eval_trace_t *t, const char *name, int team)
+{
+    for (int i = 0; i < t->count; i++)
+        if (strcmp(t->term[i].name, name) == 0)
+            return t->term[i].value[team];
+    ck_abort_msg("no evaluation term '%s'", name);
+    return 0;
+}
+
 static int cmp_text(const void *a, const void *b) { return strcmp(a, b); }
 
 const char *legal_moves_of(const game_t *g, const char *fen)

@@ -476,7 +476,6 @@ enum {
     BESIDE_CORNER = 20,  /* an attacker next to a corner: one defender captures it */
 };
 
-
 /* Corners the king reaches in one move, and squares it reaches from which
  * a corner is one more move away. */
 static void king_routes(const bdb_t *b, bb64_t occ, int *now, int *two)
@@ -554,8 +553,9 @@ static score_t bdb_evaluate(const position_t *pos, eval_trace_t *t)
 
         int f = sq_file(k), r = sq_rank(k);
         int to_corner = (f < 6 - f ? f : 6 - f) + (r < 6 - r ? r : 6 - r); /* 6 on the throne */
-        eval_trace_add(t, "king to corner", 0, KING_TO_CORNER * (6 - to_corner));
-        v_def += KING_TO_CORNER * (6 - to_corner);
+        int nearer = KING_TO_CORNER * (6 - to_corner);
+        eval_trace_add(t, "king to corner", 0, nearer);
+        v_def += nearer;
     }
 
     int guards = bb_popcount(b->att & CORNER_GUARDS);
