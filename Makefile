@@ -16,8 +16,8 @@ LDLIBS  := -lpthread -lm
 
 LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/search/*.c) protocol/protocol.c protocol/otep.c \
             protocol/otn.c protocol/out.c protocol/analyse.c protocol/play.c
-TEST_SRC := $(wildcard tests/*.c) tests/fuzz/targets.c
-FUZZ_TARGETS := protocol fen moves match_args otep openings
+TEST_SRC := $(wildcard tests/*.c) tests/fuzz/targets.c tests/fuzz/session.c
+FUZZ_TARGETS := protocol session fen moves match_args otep openings
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
@@ -132,7 +132,7 @@ tsan: build/test_denham_tsan denham denham-match
 # A crash fails the target and leaves build/fuzz/crash-<target>-*: commit
 # it to tests/fuzz/corpus/<target> once fixed, so make test replays it.
 # The malloc limit admits Hash 16384 (a lazily touched 16 GiB table).
-build/fuzz/%: tests/fuzz/targets.c tests/fuzz/libfuzzer_main.c $(MATCH_SRC) $(LIB_SRC)
+build/fuzz/%: tests/fuzz/targets.c tests/fuzz/session.c tests/fuzz/libfuzzer_main.c $(MATCH_SRC) $(LIB_SRC)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CSTD) $(FUZZFLAGS) -DFUZZ_TARGET=$* -o $@ $^ $(LDLIBS) -lm
 

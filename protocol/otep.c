@@ -24,10 +24,12 @@ typedef struct otep {
     const game_t *game; /* NULL until a rules string Denham plays */
     record_t *rec;      /* the game as Denham follows it */
     record_t *before;   /* the game before Denham's last move (for `error`) */
+    bool can_take_back; /* before is that game, and OpenTafl has not yet accepted the move */
     searcher_t *searcher;
     int movetime_ms;
     int64_t cap_ms; /* 0, or the longest any search may take */
     bool simple_moves;
+    bool refused_rules; /* the run ended at rules Denham does not play */
     bool position_pending; /* a `position` whose side to move is still to come */
     char position[OTN_POSITION_MAX];
     int64_t clock_ms[2]; /* -1: no clock */
@@ -42,6 +44,12 @@ typedef struct otep {
     int analysis_wanted;
     int64_t analysis_ms;
     move_t played; /* the move `play` answered, for the record */
+    /* Moves OpenTafl refused (`error N`) in the position with this key:
+     * never offered there again. */
+    uint64_t refused_key;
+    int n_refused;
+    move_t refused[MAX_MOVES];
+    move_t allowed[MAX_MOVES]; /* the root moves of a search that avoids them */
 } otep_t;
 
 static void say(otep_t *o, const char *fmt, ...)
@@ -126,8 +134,8 @@ static void settle(otep_t *o, bool cancel)
     pthread_join(o->thread, NULL);
     o->searching = false;
     if (!o->analysing && o->played != MOVE_NONE && !atomic_load(&o->cancelled)) {
-        record_copy(o->before, o->rec);
-        record_play(o->rec, o->played);
+        bool saved = record_copy(o->before, o->rec);
+        o->can_take_back = record_play(o->rec, o->played) && saved;
     }
     o->played = MOVE_NONE;
 }
@@ -160,6 +168,7 @@ static bool have_game(otep_t *o)
 /* Sets the game to the OTN position with `side` to move (history lost). */
 static bool set_position(otep_t *o, const char *record, int side)
 {
+    o->can_take_back = false;
     position_t pos;
     char why[200];
     if (!otn_load_position(o->game, record, side, &pos, why, sizeof why)) {
@@ -169,21 +178,28 @@ static bool set_position(otep_t *o, const char *record, int side)
     return record_init(o->rec, o->game, &pos);
 }
 
-static void cmd_rules(otep_t *o, const char *args)
+/* Rules Denham does not play end its part: `error -1` makes OpenTafl show
+ * the reason and stop the engine's game, where `error 0` would leave it
+ * waiting for moves that never come. False then. */
+static bool cmd_rules(otep_t *o, const char *args)
 {
     settle(o, true);
     char why[300];
     const game_t *g = otn_rules_variant(args, why, sizeof why);
     if (!g) {
-        say(o, "error 0 %s", why);
-        return;
+        say(o, "error -1 %s", why);
+        o->refused_rules = true;
+        return false;
     }
     o->game = g;
+    o->can_take_back = false;
     position_t start_pos;
     g->set_start(&start_pos);
     record_init(o->rec, g, &start_pos);
     searcher_clear(o->searcher);
     o->position_pending = false;
+    o->n_refused = 0;
+    return true;
 }
 
 static void cmd_position(otep_t *o, const char *args)
@@ -250,6 +266,25 @@ static search_limits_t play_limits(const otep_t *o, int side)
     return l;
 }
 
+/* Limits the search to the legal moves OpenTafl has not refused in this
+ * position; false when it refused them all. */
+static bool avoid_refused(otep_t *o, const move_t *legal, int n)
+{
+    if (o->n_refused == 0 || o->refused_key != o->game->hash(&o->rec->pos))
+        return true;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        bool refused = false;
+        for (int j = 0; j < o->n_refused && !refused; j++)
+            refused = legal[i] == o->refused[j];
+        if (!refused)
+            o->allowed[k++] = legal[i];
+    }
+    o->req.root_moves = o->allowed;
+    o->req.n_root_moves = k;
+    return k > 0;
+}
+
 static void cmd_play(otep_t *o, const char *args)
 {
     settle(o, false);
@@ -272,6 +307,10 @@ static void cmd_play(otep_t *o, const char *args)
         return;
     }
     request_init(o, play_limits(o, side));
+    if (!avoid_refused(o, moves, record_legal_moves(o->rec, moves))) {
+        say(o, "error 0 play: OpenTafl refused every legal move here");
+        return;
+    }
     start(o, play_thread, false);
 }
 
@@ -313,6 +352,7 @@ static void cmd_opponent_move(otep_t *o, char *args)
         say(o, "error 0 opponent-move: expected a move");
         return;
     }
+    o->can_take_back = false; /* OpenTafl took Denham's move */
     int mover = o->game->to_move(&o->rec->pos);
     bool followed = true;
     move_t legal[MAX_MOVES];
@@ -338,18 +378,29 @@ static void cmd_move(otep_t *o, const char *args)
     settle(o, false);
     if (!have_game(o))
         return;
+    o->can_take_back = false; /* accepted */
     char mine[OTN_POSITION_MAX];
     otn_position_record(o->game, &o->rec->pos, mine, sizeof mine);
     if (*args && strcmp(mine, args) != 0)
         set_position(o, args, o->game->to_move(&o->rec->pos));
 }
 
-/* error <code>: OpenTafl refused Denham's last move; take it back. */
+/* error <code>: OpenTafl refused Denham's last move; take it back, and
+ * remember it so that the next `play` here offers another. */
 static void cmd_error(otep_t *o)
 {
     settle(o, false);
-    if (o->game && o->rec->plies > 0 && o->before->game)
-        record_swap(o->rec, o->before);
+    if (!o->game || !o->can_take_back)
+        return;
+    o->can_take_back = false;
+    move_t refused = o->rec->moves[o->rec->plies - 1];
+    record_swap(o->rec, o->before);
+    uint64_t key = o->game->hash(&o->rec->pos);
+    if (key != o->refused_key)
+        o->n_refused = 0;
+    o->refused_key = key;
+    if (o->n_refused < MAX_MOVES)
+        o->refused[o->n_refused++] = refused;
 }
 
 static void cmd_simple_moves(otep_t *o, const char *args)
@@ -373,8 +424,8 @@ static bool dispatch(otep_t *o, char *line)
     }
     if (!*line || strcmp(line, "hello") == 0 || strcmp(line, "start") == 0)
         return true;
-    if (strcmp(line, "rules") == 0) cmd_rules(o, args);
-    else if (strcmp(line, "position") == 0) cmd_position(o, args);
+    if (strcmp(line, "rules") == 0) return cmd_rules(o, args);
+    if (strcmp(line, "position") == 0) cmd_position(o, args);
     else if (strcmp(line, "side") == 0) cmd_side(o, args);
     else if (strcmp(line, "clock") == 0) cmd_clock(o, args);
     else if (strcmp(line, "play") == 0) cmd_play(o, args);
@@ -428,6 +479,7 @@ int otep_run_capped(FILE *in, FILE *out, int movetime_ms, int64_t cap_ms)
     free(o->rec);
     free(o->before);
     out_destroy(&o->out);
+    int status = o->refused_rules ? 1 : 0;
     free(o);
-    return 0;
+    return status;
 }

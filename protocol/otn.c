@@ -19,20 +19,28 @@ typedef struct rule {
     char value[OTN_POSITION_MAX];
 } rule_t;
 
-enum { ESC, SURF, ATKF, KA, KS, KJ, NJ, CJ, TFR, COR, CEN, AFOR, DFOR, CORH, CENH, CENHE, AFORH, DFORH,
-       CORP, CENP, AFORP, DFORP, CORS, CENS, AFORS, DFORS, SW, SWF, EFE, BER, START, RULES };
+enum { ESC, SURF, ATKF, KA, KS, KJ, NJ, CJ, TFR, COR, CEN, AFOR, DFOR, SPD, CORH, CENH, CENHE, AFORH, DFORH,
+       CORP, CENP, AFORP, DFORP, CORS, CENS, AFORS, DFORS, CORRE, CENRE, AFORRE, DFORRE, SW, SWF, EFE, BER, START,
+       RULES };
+
+/* The entries whose value is a list of piece letters. */
+#define FIRST_LIST CORH
+#define LAST_LIST DFORRE
 
 static void rules_defaults(rule_t *r)
 {
+    /* As OpenTafl's RulesSerializer has them: it writes only the entries
+     * that differ. */
     static const char *const table[RULES][2] = {
-        {"esc", "c"},          {"surf", "y"},         {"atkf", "y"},     {"ka", "y"},
-        {"ks", "y"},           {"kj", "n"},           {"nj", "c"},       {"cj", "j"},
-        {"tfr", "d"},          {"cor", "default"},    {"cen", "default"}, {"afor", ""},
-        {"dfor", ""},          {"corh", "tcnkTCNK"},  {"cenh", "tcnk"},  {"cenhe", "tcnkTCNK"},
-        {"aforh", "TCNK"},     {"dforh", "tcnk"},     {"corp", "K"},     {"cenp", "tcnkTCNK"},
-        {"aforp", "tcnkTCNK"}, {"dforp", "TCNK"},     {"cors", "K"},     {"cens", "K"},
-        {"afors", "tcnkTCNK"}, {"dfors", "TCNK"},     {"sw", "n"},       {"swf", "y"},
-        {"efe", "n"},          {"ber", "n"},          {"start", ""},
+        {"esc", "c"},          {"surf", "y"},          {"atkf", "y"},          {"ka", "y"},
+        {"ks", "s"},           {"kj", "n"},            {"nj", "c"},            {"cj", "j"},
+        {"tfr", "d"},          {"cor", "default"},     {"cen", "default"},     {"afor", ""},
+        {"dfor", ""},          {"spd", "-1"},          {"corh", "tcnkTCNK"},   {"cenh", "tcnk"},
+        {"cenhe", "tcnkTCNK"}, {"aforh", "TCNK"},      {"dforh", "tcnk"},      {"corp", "K"},
+        {"cenp", "tcnkTCNK"},  {"aforp", "tcnkTCNK"},  {"dforp", "tcnkTCNK"},  {"cors", "K"},
+        {"cens", "K"},         {"afors", "tcnkTCNK"},  {"dfors", "TCNK"},      {"corre", "tcnkTCNK"},
+        {"cenre", "tcnkTCNK"}, {"aforre", "tcnkTCNK"}, {"dforre", "tcnkTCNK"}, {"sw", "n"},
+        {"swf", "y"},          {"efe", "n"},           {"ber", "n"},           {"start", ""},
     };
     for (int i = 0; i < RULES; i++) {
         r[i].key = table[i][0];
@@ -100,11 +108,16 @@ static bool brandubh_common(const rule_t *r, char *why, size_t len)
         int rule;
         const char *value, *alt;
     } fixed[] = {
-        {ESC, "c", NULL},  {ATKF, "y", NULL}, {KA, "y", NULL},         {KS, "n", NULL},
+        {ESC, "c", NULL},  {ATKF, "y", NULL}, {KA, "y", NULL},         {SPD, "-1", NULL},
         {KJ, "n", NULL},   {TFR, "d", NULL},  {COR, "default", "a1,g1,a7,g7,"}, {CEN, "default", "d4,"},
         {AFOR, "", NULL},  {DFOR, "", NULL},  {SW, "n", NULL},         {EFE, "n", NULL},
         {BER, "n", NULL},  {START, START_RECORD, NULL},
     };
+    for (int i = FIRST_LIST; i <= LAST_LIST; i++)
+        if (strspn(r[i].value, "tcnkTCNK") != strlen(r[i].value)) {
+            snprintf(why, len, "rules entry %s:%s: pieces are t c n k T C N K", r[i].key, r[i].value);
+            return false;
+        }
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
         const rule_t *x = &r[fixed[i].rule];
         if (!is(r, fixed[i].rule, fixed[i].value) && !(fixed[i].alt && is(r, fixed[i].rule, fixed[i].alt))) {
@@ -125,26 +138,75 @@ static bool brandubh_common(const rule_t *r, char *why, size_t len)
     return true;
 }
 
+/* Refuses the rules with the reason: NULL. */
+static const game_t *refuse(char *why, size_t len, const char *reason)
+{
+    snprintf(why, len, "%s", reason);
+    return NULL;
+}
+
+/* The king's strength as OpenTafl reads ks: s strong (four attackers), c
+ * strong on and beside the throne and weak elsewhere, m middleweight, w
+ * weak (two attackers); y and n are the older s and w. 0 when unknown. */
+static char king_strength(const rule_t *r)
+{
+    const char *v = r[KS].value;
+    if (strcmp(v, "s") == 0 || strcmp(v, "y") == 0)
+        return 's';
+    if (strcmp(v, "w") == 0 || strcmp(v, "n") == 0)
+        return 'w';
+    if (strcmp(v, "c") == 0 || strcmp(v, "m") == 0)
+        return v[0];
+    return 0;
+}
+
+/* OpenTafl referees the rules string, so it must describe one version
+ * exactly: the king's strength, the empty throne's hostility and whether
+ * the king may come back to the throne (cens and cenre) decide which. */
 const game_t *otn_rules_variant(const char *rules, char *why, size_t len)
 {
     rule_t r[RULES];
     rules_defaults(r);
     if (!rules_read(rules, r, why, len) || !brandubh_common(r, why, len))
         return NULL;
-    bool hostile_empty = has(r, CENHE, 't') && has(r, CENHE, 'T');
-    bool neutral_empty = !has(r, CENHE, 't') && !has(r, CENHE, 'T');
-    /* Version 1: the throne is never hostile; the king may come back. */
-    if (neutral_empty && has(r, CENS, 'K'))
+    char ks = king_strength(r);
+    if (!ks) {
+        fail(why, len, "unknown king strength ks:%s (s, c, m or w; y and n as s and w)", r[KS].value);
+        return NULL;
+    }
+    if (ks == 's' || ks == 'm') {
+        fail(why, len,
+             "Brandubh's king is captured by two attackers away from the throne: ks:w (version 1) or ks:c "
+             "(version 2), not ks:%s",
+             r[KS].value);
+        return NULL;
+    }
+    bool king_returns = has(r, CENS, 'K') && has(r, CENRE, 'K');
+    bool hostile_men = has(r, CENHE, 't') && has(r, CENHE, 'T');
+    bool hostile_any = has(r, CENHE, 't') || has(r, CENHE, 'T') || has(r, CENHE, 'K');
+    if (ks == 'w') { /* version 1: the throne is never hostile; the king may come back */
+        if (hostile_any)
+            return refuse(why, len,
+                          "with ks:w (version 1) the empty throne is hostile to nobody (cenhe:); "
+                          "version 2 is ks:c cenhe:tTK");
+        if (!king_returns)
+            return refuse(why, len, "in version 1 the king may come back to the throne (cens:K, cenre with K)");
         return variants_find("brandubh");
-    /* Version 2: the empty throne is hostile to the men of both sides, and
-     * once the king has left it nobody stops there: since the king starts
-     * on it, "nobody stops on it" (cens without K) says exactly that. */
-    if (hostile_empty && !has(r, CENS, 'K'))
-        return variants_find("brandubh-v2");
-    fail(why, len, "%s",
-         "neither Brandubh version: version 1 has cenhe: (no t, T) and cens:K, version 2 cenhe:tT and cens: "
-         "(no K)");
-    return NULL;
+    }
+    /* Version 2 (ks:c): four attackers take the king on the throne, three
+     * beside it, the empty throne being the fourth: so it must be hostile to
+     * the king too, as to the men of both sides. Since the king starts on
+     * the throne, "nobody stops on it" (cens without K) or "nobody comes
+     * back" (cenre without K) is "once the king has left it". */
+    if (!hostile_men || !has(r, CENHE, 'K'))
+        return refuse(why, len,
+                      "with ks:c (version 2) the empty throne is hostile to the men of both sides and to the "
+                      "king beside it (cenhe:tTK)");
+    if (king_returns)
+        return refuse(why, len,
+                      "in version 2 nobody stops on the throne once the king has left it (cens: or cenre "
+                      "without K)");
+    return variants_find("brandubh-v2");
 }
 
 /* ---- positions ---- */

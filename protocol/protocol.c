@@ -440,7 +440,7 @@ static void cmd_position(engine_t *e, const char *args)
     }
     if (!ok)
         ERROR(e, "%s", err);
-    if (!ok && e->scratch->forfeit_by < 0)
+    if (!ok && (e->scratch->forfeit_by < 0 || e->scratch->game != e->game))
         return;
     record_swap(e->rec, e->scratch);
     remember_position(e, ok && e->rec->plies > 0 ? args : "");
@@ -620,6 +620,8 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
     }
     if (game_at_chance(e->game, &r->pos)) {
         ERROR(e, "the die is still to be rolled: add the face (S, M, L, SM, SL or ML) to the moves");
+        /* One bestmove per go, always: a runner waits for it. */
+        say(e, "bestmove (none)");
         return;
     }
     e->req.multiplayer = e->multiplayer;

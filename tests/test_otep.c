@@ -18,29 +18,56 @@
 #include "helpers.h"
 
 #define START "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"
-/* The OTN specification's Brandub example; OpenTafl's own (surrounding not
- * fatal, the throne never hostile); version 2. */
+/* The OTN specification's Brandub example (the older ks:n for a weak king).
+ * OpenTafl's built-in Brandub and a version 2 as OpenTafl's RulesSerializer
+ * writes them: only the entries that differ from its defaults, in its
+ * order; ks:w a weak king, ks:c strong on and beside the throne. Version 2
+ * may say "nobody comes back to the throne" by cens (nobody stops there)
+ * or by cenre (the king stops there but never returns). */
 #define RULES_SPEC "dim:7 ks:n cenhe: cenh: start:" START
-#define RULES_OPENTAFL "dim:7 surf:n ks:n cenh: cenhe: start:" START
-#define RULES_V2 "dim:7 surf:n ks:n cenh: cenhe:tcnTCN cens: start:" START
+#define RULES_OPENTAFL "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:" START
+#define RULES_V2 "dim:7 name:Brandubh_v2 surf:n atkf:y ks:c cens: cenh: cenhe:tTK start:" START
+#define RULES_V2_CENRE "dim:7 name:Brandubh_v2 surf:n atkf:y ks:c cenh: cenhe:tTK cenre:tcnTCN start:" START
 
 START_TEST(rules_strings_name_the_version)
 {
     char why[300];
-    ck_assert_ptr_eq(otn_rules_variant(RULES_SPEC, why, sizeof why), variants_find("brandubh"));
-    ck_assert_ptr_eq(otn_rules_variant(RULES_OPENTAFL, why, sizeof why), variants_find("brandubh"));
-    ck_assert_ptr_eq(otn_rules_variant("dim:7 ks:n cenhe: cenh: tfr:d cens:K cor:a1,g1,a7,g7, start:" START, why,
-                                       sizeof why),
-                     variants_find("brandubh"));
-    ck_assert_ptr_eq(otn_rules_variant(RULES_V2, why, sizeof why), variants_find("brandubh-v2"));
+    static const struct {
+        const char *rules, *variant;
+    } accepted[] = {
+        {RULES_SPEC, "brandubh"},
+        {RULES_OPENTAFL, "brandubh"},
+        {"dim:7 ks:n cenhe: cenh: tfr:d cens:K cor:a1,g1,a7,g7, start:" START, "brandubh"},
+        {"dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: corre:tT aforre: dforre:K cenre:K start:" START,
+         "brandubh"},
+        {RULES_V2, "brandubh-v2"},
+        {RULES_V2_CENRE, "brandubh-v2"},
+        {"dim:7 ks:c cens: cenh: cenhe:tcnkTCNK corre: start:" START, "brandubh-v2"},
+    };
+    for (size_t i = 0; i < sizeof accepted / sizeof accepted[0]; i++)
+        ck_assert_msg(otn_rules_variant(accepted[i].rules, why, sizeof why) == variants_find(accepted[i].variant),
+                      "'%s': %s", accepted[i].rules, why);
     static const char *const refused[] = {
         "dim:11 start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
         "dim:7 ks:n cenhe: cenh: esc:e start:" START,
-        "dim:7 cenhe: cenh: start:" START,                /* strong king */
+        "dim:7 cenhe: cenh: start:" START,                /* strong king (ks:s is the default) */
+        "dim:7 ks:s cenhe: cenh: start:" START,
+        "dim:7 ks:y cenhe: cenh: start:" START,
+        "dim:7 ks:m cenhe: cenh: start:" START,           /* middleweight */
+        "dim:7 ks:q cenhe: cenh: start:" START,
+        "dim:7 ks:n cenhe: cenh: ka:h start:" START,      /* the king captures only as the mover */
+        "dim:7 ks:n cenhe: cenh: spd:2 start:" START,     /* pieces move two squares at most */
         "dim:7 ks:n cenhe: cenh: atkf:n start:" START,    /* defenders first */
         "dim:7 ks:n cenhe: cenh: tfr:w start:" START,     /* repetition wins */
         "dim:7 ks:n cenhe: cenh: start:/3t3/3t3/3T3/ttTKTt1/3T3/3t3/3t3/",
         "dim:7 ks:n cenhe:t cenh: start:" START,          /* neither version */
+        "dim:7 ks:w cenhe:K cenh: start:" START,          /* a king taken against the empty throne */
+        "dim:7 ks:w cenhe: cenh: cenre:tT start:" START,  /* version 1's king may come back */
+        "dim:7 surf:n ks:n cenh: cenhe:tcnTCN cens: start:" START, /* a weak king everywhere */
+        "dim:7 ks:c cens: cenh: cenhe:tT start:" START,   /* the king beside the throne safe from three */
+        "dim:7 ks:c cenh: cenhe:tTK start:" START,        /* the king may come back */
+        "dim:7 ks:c cens: cenh: cenhe: start:" START,
+        "dim:7 ks:w cenhe: cenh: cenre:xyz start:" START, /* not pieces */
         "dim:7 ks:n cenhe: cenh: frobnicate:y start:" START,
         "dim:7 ks:n cenhe: cenh: cors:tK start:" START,
         "ks:n start:" START,
@@ -141,8 +168,17 @@ static void host_start(host_t *h)
     ck_assert(pthread_create(&h->thread, NULL, engine_thread, h) == 0);
 }
 
+/* OTEP_TRANSCRIPT=1 in the environment prints every line both ways on
+ * stderr (the transcripts in the closing notes). */
+static void transcript(const char *who, const char *line)
+{
+    if (getenv("OTEP_TRANSCRIPT"))
+        fprintf(stderr, "%s %s\n", who, line);
+}
+
 static void host_send(host_t *h, const char *line)
 {
+    transcript("host:  ", line);
     fprintf(h->to_engine, "%s\n", line);
     fflush(h->to_engine);
 }
@@ -153,6 +189,7 @@ static const char *host_read(host_t *h)
     static char line[4096];
     ck_assert_ptr_nonnull(fgets(line, sizeof line, h->from_engine));
     line[strcspn(line, "\n")] = 0;
+    transcript("denham:", line);
     return line;
 }
 
@@ -170,15 +207,17 @@ static void host_end(host_t *h)
  * by the clock, the game differs from run to run, and Brandubh has no move
  * limit: a game still going at 300 plies is adjudicated a draw, as a host
  * with a move limit would (one such game was seen under the sanitizers). */
-START_TEST(whole_game_transcript)
+static void play_whole_game(const char *rules, const char *variant)
 {
     host_t h;
     host_start(&h);
     ck_assert_str_eq(host_read(&h), "hello");
-    host_send(&h, "rules " RULES_OPENTAFL);
+    char cmd[OTN_POSITION_MAX + 200];
+    snprintf(cmd, sizeof cmd, "rules %s", rules);
+    host_send(&h, cmd);
     host_send(&h, "side attackers");
     host_send(&h, "start");
-    const game_t *g = variants_find("brandubh");
+    const game_t *g = variants_find(variant);
     static record_t r;
     position_t start;
     g->set_start(&start);
@@ -192,9 +231,9 @@ START_TEST(whole_game_transcript)
         const char *line = host_read(&h);
         ck_assert_msg(strncmp(line, "move ", 5) == 0, "%s", line);
         move_t m = otn_parse_move(g, &r.pos, line + 5);
-        ck_assert_msg(m != MOVE_NONE, "illegal '%s' at ply %d", line, plies);
+        ck_assert_msg(m != MOVE_NONE, "%s: illegal '%s' at ply %d", variant, line, plies);
         ck_assert(record_play(&r, m));
-        char cmd[OTN_POSITION_MAX + 8] = "move ";
+        snprintf(cmd, sizeof cmd, "move ");
         otn_position_record(g, &r.pos, cmd + 5, sizeof cmd - 5);
         host_send(&h, cmd);
     }
@@ -204,22 +243,34 @@ START_TEST(whole_game_transcript)
     host_end(&h);
     record_free(&r);
 }
+
+/* Issue 30: OpenTafl's own strings for both versions, as its serializer
+ * writes them, each a whole game (Denham answered `error 0 Brandubh needs
+ * ks:n` before, and nothing after). */
+START_TEST(whole_game_transcript)
+{
+    play_whole_game(RULES_OPENTAFL, "brandubh");
+    play_whole_game(RULES_V2, "brandubh-v2");
+    play_whole_game(RULES_V2_CENRE, "brandubh-v2");
+}
 END_TEST
 
-/* analyze: several moves with evaluations; each line parses, in the
- * position OpenTafl set up with position and side. */
-START_TEST(analysis_transcript)
+/* analyze in the position OpenTafl set up with position and side (as its
+ * analyzePosition sends them): n moves with evaluations, each parsing. */
+static void check_analysis(const char *rules, const char *variant)
 {
     host_t h;
     host_start(&h);
     ck_assert_str_eq(host_read(&h), "hello");
-    host_send(&h, "rules " RULES_V2);
+    char cmd[OTN_POSITION_MAX + 200];
+    snprintf(cmd, sizeof cmd, "rules %s", rules);
+    host_send(&h, cmd);
     host_send(&h, "position /3t3/3t3/3T3/ttTKTtt/3T3/2t4/3t3/");
     host_send(&h, "side defenders");
     host_send(&h, "analyze 3 1");
     const char *line = host_read(&h);
     ck_assert_msg(strncmp(line, "analysis 3 ", 11) == 0, "%s", line);
-    const game_t *g = variants_find("brandubh-v2");
+    const game_t *g = variants_find(variant);
     position_t pos;
     load_fen(g, &pos, "3a3/2a4/3d3/aadkdaa/3d3/3a3/3a3 d");
     char copy[4096];
@@ -240,8 +291,6 @@ START_TEST(analysis_transcript)
     /* Malformed input: one error line each, the engine still answers. */
     host_send(&h, "analyze x 1");
     ck_assert_str_eq(host_read(&h), "error 0 analyze: expected a number of moves and seconds");
-    host_send(&h, "rules dim:9 start:/9/");
-    ck_assert(strncmp(host_read(&h), "error 0 Denham plays Brandubh", 29) == 0);
     host_send(&h, "position /3t3/3t3/3T3/ttTKTtt/3T3/2t4/3q3/");
     ck_assert(strncmp(host_read(&h), "error 0 position: piece 'q'", 27) == 0);
     host_send(&h, "play nobody");
@@ -250,6 +299,84 @@ START_TEST(analysis_transcript)
     host_send(&h, "play defenders");
     line = host_read(&h);
     ck_assert_msg(strncmp(line, "move ", 5) == 0 && otn_parse_move(g, &pos, line + 5) != MOVE_NONE, "%s", line);
+    host_end(&h);
+}
+
+START_TEST(analysis_transcript)
+{
+    check_analysis(RULES_OPENTAFL, "brandubh");
+    check_analysis(RULES_V2, "brandubh-v2");
+}
+END_TEST
+
+/* Rules Denham does not play: the reason with `error -1` (OpenTafl shows
+ * it and stops the engine's game), then the engine's part ends. */
+START_TEST(refused_rules_end_the_engine)
+{
+    static const char *const rules[] = {"rules dim:9 start:/9/", "rules dim:7 ks:s cenhe: cenh: start:" START,
+                                        "rules dim:7 surf:n ks:n cenh: cenhe:tcnTCN cens: start:" START};
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        host_t h;
+        host_start(&h);
+        ck_assert_str_eq(host_read(&h), "hello");
+        host_send(&h, rules[i]);
+        host_send(&h, "play attackers");
+        const char *line = host_read(&h);
+        ck_assert_msg(strncmp(line, "error -1 ", 9) == 0 && strlen(line) > 20, "%s", line);
+        char rest[64];
+        ck_assert_msg(!fgets(rest, sizeof rest, h.from_engine), "after error -1: %s", rest);
+        host_end(&h);
+    }
+    char line[256];
+    snprintf(line, sizeof line, "printf 'rules dim:7 ks:m start:%s\\nplay attackers\\n' | ./denham otep; echo rc=$?",
+             START);
+    const char *out = shell(line);
+    ck_assert_msg(strncmp(out, "hello\nerror -1 ", 15) == 0 && strstr(out, "\nrc=1\n"), "%s", out);
+}
+END_TEST
+
+/* After OpenTafl refuses a move (`error 2`, an illegal move in its view)
+ * Denham takes it back and offers another, never the same one twice in
+ * that position; after OpenTafl accepts a move nothing is taken back. */
+START_TEST(a_refused_move_is_never_offered_again)
+{
+    const game_t *g = variants_find("brandubh");
+    host_t h;
+    host_start(&h);
+    ck_assert_str_eq(host_read(&h), "hello");
+    host_send(&h, "rules " RULES_OPENTAFL);
+    char seen[6][OTN_MOVE_MAX];
+    for (int i = 0; i < 6; i++) {
+        host_send(&h, "play attackers");
+        const char *line = host_read(&h);
+        ck_assert_msg(strncmp(line, "move ", 5) == 0, "%s", line);
+        snprintf(seen[i], sizeof seen[i], "%s", line + 5);
+        for (int k = 0; k < i; k++)
+            ck_assert_msg(strcmp(seen[k], seen[i]) != 0, "'%s' offered again after error", seen[i]);
+        host_send(&h, i % 2 ? "error 1" : "error 2");
+    }
+    /* A second error for the same move takes back nothing more. */
+    host_send(&h, "error 2");
+    host_send(&h, "play attackers");
+    const char *line = host_read(&h);
+    ck_assert_msg(strncmp(line, "move ", 5) == 0, "%s", line);
+    position_t pos;
+    g->set_start(&pos);
+    move_t m = otn_parse_move(g, &pos, line + 5);
+    ck_assert_msg(m != MOVE_NONE, "'%s' is not a move from the start", line);
+    for (int k = 0; k < 6; k++)
+        ck_assert_str_ne(seen[k], line + 5);
+    /* Accepted: the move stands, and the defenders' search starts after it. */
+    position_t after = pos;
+    undo_t u;
+    g->make(&after, m, &u);
+    char cmd[OTN_POSITION_MAX + 8] = "move ";
+    otn_position_record(g, &after, cmd + 5, sizeof cmd - 5);
+    host_send(&h, cmd);
+    host_send(&h, "error 2"); /* stale: ignored */
+    host_send(&h, "play defenders");
+    line = host_read(&h);
+    ck_assert_msg(strncmp(line, "move ", 5) == 0 && otn_parse_move(g, &after, line + 5) != MOVE_NONE, "%s", line);
     host_end(&h);
 }
 END_TEST
@@ -343,6 +470,8 @@ Suite *suite_otep(void)
     tcase_add_test(tc, positions_and_moves_round_trip);
     tcase_add_test(tc, whole_game_transcript);
     tcase_add_test(tc, analysis_transcript);
+    tcase_add_test(tc, refused_rules_end_the_engine);
+    tcase_add_test(tc, a_refused_move_is_never_offered_again);
     tcase_add_test(tc, twenty_game_session);
     suite_add_tcase(s, tc);
     return s;

@@ -339,6 +339,56 @@ START_TEST(jinxx_transcript)
 }
 END_TEST
 
+/* Issue 30, item 2: a refused command after an illegal move brought back
+ * the game saved at that illegal move (of another variant, after a switch). */
+START_TEST(refused_commands_never_bring_back_a_stale_position)
+{
+    const char *out = run("setoption name UCI_Variant value brax\nposition startpos moves eeeeeeeeee\n"
+                          "position startpos moves e1e3 e9e7\nd\nposition fen\nd\n");
+    ck_assert_int_eq(count_lines_starting(out, "info string error: "), 2);
+    const char *after = "Fen: 1bbb1bbb1/9/4b4/9/9/9/4r4/9/1rrr1rrr1 r - 2\n";
+    const char *first = strstr(out, after);
+    ck_assert_msg(first && strstr(first + 1, after), "%s", out);
+
+    static const char *const switches[] = {"jinxx-4p", "brax", "bolix", "brax-3p"};
+    static const char *const starts[] = {".,.,./.,.,./.,.,. 333/333/333/333 p1 - 0",
+                                         "1bbbbbbb1/9/9/9/9/9/9/9/1rrrrrrr1 r - 0",
+                                         "6/7/8/9/10/10/9/8/7/6 b 36 36 - 0", NULL};
+    for (size_t i = 0; i < sizeof switches / sizeof switches[0]; i++) {
+        char input[512];
+        snprintf(input, sizeof input,
+                 "setoption name UCI_Variant value brandubh-v2\nposition startpos moves zz\n"
+                 "position startpos moves yy\nsetoption name UCI_Variant value %s\nposition fen x\nd\n"
+                 "position fen x moves a1\nd\nmoves\n",
+                 switches[i]);
+        out = run(input);
+        ck_assert_msg(count_lines_starting(out, "info string error: ") == 4, "%s: %s", switches[i], out);
+        if (starts[i]) {
+            char want[128];
+            snprintf(want, sizeof want, "Fen: %s\n", starts[i]);
+            const char *at = strstr(out, want);
+            ck_assert_msg(at && strstr(at + 1, want), "%s: %s", switches[i], out);
+        }
+        ck_assert_msg(!strstr(out, "9/9/9/9/9/9/9/9/9"), "%s: %s", switches[i], out);
+    }
+}
+END_TEST
+
+/* Issue 30, item 3: a runner waits for exactly one bestmove per go. */
+START_TEST(go_before_the_roll_answers_bestmove_none)
+{
+    for (int players = 2; players <= 4; players++) {
+        char input[256];
+        snprintf(input, sizeof input, "setoption name UCI_Variant value jinxx%s\nposition startpos moves SM M@b1\n"
+                 "go depth 3\ngo movetime 50\nisready\n", players == 2 ? "" : players == 3 ? "-3p" : "-4p");
+        const char *out = run(input);
+        ck_assert_int_eq(count_lines_starting(out, "info string error: the die is still to be rolled"), 2);
+        ck_assert_int_eq(count_lines_starting(out, "bestmove (none)"), 2);
+        ck_assert_int_eq(count_lines_starting(out, "bestmove"), 2);
+    }
+}
+END_TEST
+
 /* Issue 14, defects 1-5: every one was accepted, wrapped, cut short,
  * misread or left running before. */
 START_TEST(hostile_input_is_refused_not_misread)
@@ -812,6 +862,8 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, brax_team_transcript);
     tcase_add_test(tc, jinxx_transcript);
     tcase_add_test(tc, hostile_input_is_refused_not_misread);
+    tcase_add_test(tc, refused_commands_never_bring_back_a_stale_position);
+    tcase_add_test(tc, go_before_the_roll_answers_bestmove_none);
     tcase_add_test(tc, perft_and_bench_do_not_block);
     tcase_add_test(tc, strict_ugi_runner_transcript);
     tcase_add_test(tc, illegal_move_loses_for_the_offender);

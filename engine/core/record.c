@@ -252,6 +252,10 @@ static const char *skip_space(const char *s)
 
 bool record_setup(record_t *r, const game_t *g, const char *text, char *err, size_t errlen)
 {
+    /* A forfeit left from an earlier use of r must not make a failure
+     * below look like a usable record (a refused FEN would bring back a
+     * stale game, perhaps of another variant). */
+    r->forfeit_by = -1;
     position_t pos;
     const char *s = skip_space(text);
     const char *moves = find_moves_word(s);

@@ -188,6 +188,7 @@ int fuzz_match_args(const uint8_t *data, size_t size)
 
 const fuzz_target_t fuzz_targets[] = {
     {"protocol", fuzz_protocol},
+    {"session", fuzz_session},
     {"fen", fuzz_fen},
     {"moves", fuzz_moves},
     {"match_args", fuzz_match_args},
