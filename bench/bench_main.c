@@ -92,7 +92,7 @@ static uint64_t perft_made(const game_t *g, position_t *pos, int depth)
         return 1;
     move_t moves[MAX_MOVES];
     int weights[MAX_MOVES];
-    /* A roll of the die is no ply (shared/rules/README.md). */
+    /* A roll of the die is no ply (docs/rules/README.md). */
     int rolls = g->chance_outcomes ? g->chance_outcomes(pos, moves, weights) : 0;
     int n = rolls > 0 ? rolls : g->gen_moves(pos, moves);
     uint64_t total = 0;
@@ -127,7 +127,8 @@ static void search_speed(const game_t *g, searcher_t *s)
     bench_result_t best = {0, 0, -1};
     for (int run = 0; run < 3; run++) {
         bench_result_t r;
-        if (!bench_run(g, s, 0, NULL, NULL, &r))
+        bench_options_t o = bench_options_default();
+        if (!bench_run(g, s, 0, &o, NULL, NULL, &r))
             return;
         if (best.time_us < 0 || r.time_us < best.time_us)
             best = r;

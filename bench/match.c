@@ -458,12 +458,17 @@ static void print_progress(shared_t *sh, int index, const game_result_t *r)
 {
     const match_cfg_t *cfg = sh->cfg;
     elo_estimate_t e = stats_elo(sh->sum.wdl);
-    char p1[200], p2[200], res[16];
+    char p1[200], p2[200], res[16], tail[96];
     seat_names(cfg, index, p1, p2, sizeof p1);
     result_text(cfg, index, r, res, sizeof res);
-    fprintf(sh->out, "game %d/%d %s vs %s: %s (%s) | %s: W %d D %d L %d, score %.3f, Elo %+.1f [%+.1f, %+.1f]\n",
-            sh->sum.games_played, sh->total_games, p1, p2, res, r->reason, cfg->engines[0].name, sh->sum.wdl.wins,
-            sh->sum.wdl.draws, sh->sum.wdl.losses, e.score, e.elo, e.elo_low, e.elo_high);
+    /* Elo only where an equal engine scores 0.5: two teams, seats swapped. */
+    if (free_for_all(cfg))
+        snprintf(tail, sizeof tail, "won %d of %d", sh->sum.engine_wins[0], sh->sum.games_played);
+    else
+        snprintf(tail, sizeof tail, "score %.3f, Elo %+.1f [%+.1f, %+.1f]", e.score, e.elo, e.elo_low, e.elo_high);
+    fprintf(sh->out, "game %d/%d %s vs %s: %s (%s) | %s: W %d D %d L %d, %s\n", sh->sum.games_played,
+            sh->total_games, p1, p2, res, r->reason, cfg->engines[0].name, sh->sum.wdl.wins, sh->sum.wdl.draws,
+            sh->sum.wdl.losses, tail);
     fflush(sh->out);
 }
 
@@ -640,6 +645,13 @@ static void print_pairwise(const match_cfg_t *cfg, const match_summary_t *sum, F
     elo_estimate_t e = stats_elo(sum->wdl);
     const char *a = cfg->engines[0].name;
     fprintf(out, "W-D-L (%s): %d-%d-%d, score %.3f\n", a, sum->wdl.wins, sum->wdl.draws, sum->wdl.losses, e.score);
+    if (free_for_all(cfg)) {
+        /* With three or four seats an equal engine scores its share of the
+         * seats, not 0.5: the seatings below compare with that share, and
+         * no Elo is given (the logistic model is for two sides). */
+        fprintf(out, "Elo: none with more than two sides (see each engine's share and each seating below)\n");
+        return;
+    }
     fprintf(out, "Elo difference: %+.1f, 95%% interval [%+.1f, %+.1f]\n", e.elo, e.elo_low, e.elo_high);
     fprintf(out, "LOS: %.1f%%\n", 100.0 * e.los);
     fprintf(out, "Draw ratio: %.1f%%\n", 100.0 * e.draw_ratio);
@@ -667,9 +679,11 @@ static void print_shares(const match_cfg_t *cfg, const match_summary_t *sum, FIL
         }
     int n = sum->games_played;
     for (int e = 0; e < cfg->n_engines; e++) {
-        double p = n ? (double)sum->engine_wins[e] / n : 0.0, se = n ? sqrt(p * (1.0 - p) / n) : 0.0;
-        fprintf(out, "%s won %d of %d games: %.3f +- %.3f (95%%), equal strength %.3f\n", cfg->engines[e].name,
-                sum->engine_wins[e], n, p, 1.959964 * se, seats_total ? (double)seats[e] / seats_total : 0.0);
+        double p = n ? (double)sum->engine_wins[e] / n : 0.0, lo, hi;
+        stats_wilson(sum->engine_wins[e], n, &lo, &hi);
+        fprintf(out, "%s won %d of %d games: %.3f [%.3f, %.3f] (95%%, Wilson), equal strength %.3f\n",
+                cfg->engines[e].name, sum->engine_wins[e], n, p, lo, hi,
+                seats_total ? (double)seats[e] / seats_total : 0.0);
     }
 }
 
@@ -705,9 +719,14 @@ void match_print_summary(const match_cfg_t *cfg, const match_summary_t *sum, FIL
             int seats_a = 0;
             for (const char *c = cfg->seating[k]; *c; c++)
                 seats_a += *c == 'A';
-            elo_estimate_t pe = stats_elo(p);
-            fprintf(out, "Seating %s (%d %s against %d %s, rotated): %s won %d, lost %d, drew %d; score %.3f [%.3f, %.3f]\n",
+            int n = p.wins + p.draws + p.losses;
+            double lo, hi, share = (double)seats_a / cfg->game->players;
+            stats_wilson(p.wins + 0.5 * p.draws, n, &lo, &hi);
+            fprintf(out,
+                    "Seating %s (%d %s against %d %s, rotated): %s won %d, lost %d, drew %d; score %.3f [%.3f, %.3f] "
+                    "(95%%, Wilson), equal strength %.3f\n",
                     cfg->seating[k], seats_a, cfg->engines[0].name, cfg->game->players - seats_a, cfg->engines[1].name,
-                    cfg->engines[0].name, p.wins, p.losses, p.draws, pe.score, pe.score_low, pe.score_high);
+                    cfg->engines[0].name, p.wins, p.losses, p.draws, n ? (p.wins + 0.5 * p.draws) / n : 0.0, lo, hi,
+                    share);
         }
 }

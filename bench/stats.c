@@ -14,6 +14,20 @@ double stats_elo_of_score(double score)
     return -400.0 * log10(1.0 / score - 1.0);
 }
 
+void stats_wilson(double successes, int n, double *low, double *high)
+{
+    if (n <= 0) {
+        *low = 0.0;
+        *high = 1.0;
+        return;
+    }
+    double p = successes / n, z2 = Z95 * Z95;
+    double centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    double half = Z95 / (1.0 + z2 / n) * sqrt(p * (1.0 - p) / n + z2 / (4.0 * (double)n * n));
+    *low = centre - half > 0.0 ? centre - half : 0.0;
+    *high = centre + half < 1.0 ? centre + half : 1.0;
+}
+
 double stats_score_of_elo(double elo) { return 1.0 / (1.0 + pow(10.0, -elo / 400.0)); }
 
 elo_estimate_t stats_elo(wdl_t r)

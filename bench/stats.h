@@ -29,6 +29,12 @@ typedef struct elo_estimate {
     double score_high;
 } elo_estimate_t;
 
+/* The 95% Wilson score interval of a proportion: `successes` (which may be
+ * a half, for draws) out of n trials. Unlike the normal approximation it
+ * stays inside [0, 1] and is sound for small n and extreme proportions;
+ * n == 0 gives [0, 1]. */
+void stats_wilson(double successes, int n, double *low, double *high);
+
 double stats_elo_of_score(double score);
 double stats_score_of_elo(double elo);
 elo_estimate_t stats_elo(wdl_t r);

@@ -114,6 +114,8 @@ static int search_position(searcher_t *s, const game_t *g, const record_t *r, co
 {
     static uint64_t history[SEARCH_HISTORY_MAX];
     search_request_t req = {.game = g, .root = r->pos, .limits = *limits};
+    req.multiplayer = SEARCH_MULTIPLAYER_DEFAULT; /* as `go` searches */
+    req.chance_pruning = SEARCH_CHANCE_DEFAULT;
     req.history_len = record_recent_keys(r, history, SEARCH_HISTORY_MAX);
     req.history = history;
     searcher_clear(s); /* each position alone: results do not depend on the order */

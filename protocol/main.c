@@ -10,22 +10,29 @@
 
 #define OTEP_MOVETIME_MS 5000
 
-static int usage(void)
+/* The subcommands, to out: stdout for --help (exit 0), stderr after a
+ * mistake (exit 2). */
+static int usage(FILE *out, int status)
 {
-    fprintf(stderr, "usage: denham                          run the UGI/UCI protocol on stdin/stdout\n"
-                    "       denham perft <variant> <depth> [fen]\n"
-                    "       denham bench [variant] [depth]\n"
-                    "       denham otep [--movetime MS]          the OpenTafl Engine Protocol (Brandubh)\n"
-                    "       denham analyse [--variant V] [--depth N | --movetime MS | --nodes N] [--multipv K] [--json] [FILE]\n"
-                    "       denham suite [--variant V] [--depth N | --movetime MS | --nodes N] FILE\n"
-                    "       denham play [variant] [--movetime MS] [--side p1|p2|p3|p4|both|none]\n");
-    return 2;
+    fprintf(out, "usage: denham                          run the UGI/UCI protocol on stdin/stdout (`help` lists its\n"
+                 "                                       commands; PROTOCOL.md describes them)\n"
+                 "       denham perft <variant> <depth> [fen]\n"
+                 "       denham bench [variant] [depth]\n"
+                 "       denham otep [--movetime MS]          the OpenTafl Engine Protocol (Brandubh)\n"
+                 "       denham analyse [--variant V] [--depth N | --movetime MS | --nodes N] [--multipv K] [--json] "
+                 "[FILE]\n"
+                 "       denham suite [--variant V] [--depth N | --movetime MS | --nodes N] FILE\n"
+                 "       denham play [variant] [--movetime MS] [--skill 0-20] [--side p1|p2|p3|p4|both|none]\n"
+                 "       denham --help                        this text\n");
+    return status;
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2)
         return protocol_run(stdin, stdout);
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)
+        return usage(stdout, 0);
     if (strcmp(argv[1], "perft") == 0)
         return protocol_cli_perft(argc - 2, argv + 2, stdout);
     if (strcmp(argv[1], "bench") == 0)
@@ -41,8 +48,8 @@ int main(int argc, char **argv)
         if (argc == 4 && strcmp(argv[2], "--movetime") == 0 && number_parse(argv[3], 1, 1LL << 40, &ms))
             return otep_run(stdin, stdout, (int)(ms < 1 << 30 ? ms : 1 << 30));
         if (argc != 2)
-            return usage();
+            return usage(stderr, 2);
         return otep_run(stdin, stdout, (int)ms);
     }
-    return usage();
+    return usage(stderr, 2);
 }

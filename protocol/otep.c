@@ -226,24 +226,40 @@ static void cmd_side(otep_t *o, const char *args)
 }
 
 /* clock <attacker> <defender> <overtime> <attacker overtimes> <defender
- * overtimes>: OpenTafl sends milliseconds, with '*' once main time is over. */
+ * overtimes>: OpenTafl sends milliseconds for the two clocks, with '*'
+ * once main time is over, then the overtime's length in seconds and the
+ * overtimes each side has left. Anything else is refused whole. */
 static void cmd_clock(otep_t *o, char *args)
 {
     int64_t ms[2];
     bool over[2];
-    char *save = NULL;
+    char *save = NULL, *w[6];
+    int n = 0;
+    for (char *t = strtok_r(args, " \t", &save); t && n < 6; t = strtok_r(NULL, " \t", &save))
+        w[n++] = t;
+    if (n != 5) {
+        say(o, "error 0 clock: expected <attackers ms> <defenders ms> <overtime s> <attackers' overtimes> "
+               "<defenders' overtimes>");
+        return;
+    }
     for (int i = 0; i < 2; i++) {
-        char *w = strtok_r(i ? NULL : args, " \t", &save);
-        long long v;
-        size_t n = w ? strlen(w) : 0;
-        over[i] = n > 0 && w[n - 1] == '*';
+        size_t len = strlen(w[i]);
+        over[i] = len > 1 && w[i][len - 1] == '*';
         if (over[i])
-            w[n - 1] = 0;
-        if (!w || !number_parse(w, -1, 1LL << 40, &v)) {
-            say(o, "error 0 clock: expected milliseconds for both sides");
+            w[i][len - 1] = 0;
+        long long v;
+        if (!number_parse(w[i], -1, 1LL << 40, &v)) {
+            say(o, "error 0 clock: expected milliseconds for both sides, not '%.40s'", w[i]);
             return;
         }
         ms[i] = v;
+    }
+    for (int i = 2; i < 5; i++) {
+        long long v;
+        if (!number_parse(w[i], 0, 1LL << 40, &v)) {
+            say(o, "error 0 clock: expected a whole number, not '%.40s'", w[i]);
+            return;
+        }
     }
     for (int i = 0; i < 2; i++) {
         o->clock_ms[i] = ms[i];

@@ -33,9 +33,6 @@
 /* Words per command; `position` is parsed from the untokenised line, so
  * its move list is not bounded by this. */
 #define MAX_TOKENS 1024
-/* The searches measured strongest (README, "Jinxx"). */
-#define MULTIPLAYER_DEFAULT MULTI_PARANOID
-#define CHANCE_DEFAULT CHANCE_STAR2
 
 static const char *const multiplayer_names[] = {[MULTI_PARANOID] = "paranoid", [MULTI_BRS] = "brs"};
 static const char *const chance_names[] = {
@@ -101,11 +98,15 @@ typedef struct tokens {
     char *t[MAX_TOKENS];
 } tokens_t;
 
-static void tokenize(char *line, tokens_t *tk)
+/* Splits line into words; false when it has more than MAX_TOKENS (the
+ * first MAX_TOKENS are kept). */
+static bool tokenize(char *line, tokens_t *tk)
 {
     tk->n = 0;
-    for (char *s = strtok(line, " \t\r\n"); s && tk->n < MAX_TOKENS; s = strtok(NULL, " \t\r\n"))
+    char *s = strtok(line, " \t\r\n");
+    for (; s && tk->n < MAX_TOKENS; s = strtok(NULL, " \t\r\n"))
         tk->t[tk->n++] = s;
+    return s == NULL;
 }
 
 /* Parses a whole decimal integer in [lo, hi]. */
@@ -266,9 +267,9 @@ static void cmd_hello(engine_t *e, bool ugi)
     say(e, "option name MultiPV type spin default 1 min 1 max %d", SEARCH_MULTIPV_MAX);
     say(e, "option name Move Overhead type spin default %d min 0 max %d", OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS);
     say(e, "option name MultiplayerSearch type combo default %s var paranoid var brs",
-        multiplayer_names[MULTIPLAYER_DEFAULT]);
+        multiplayer_names[SEARCH_MULTIPLAYER_DEFAULT]);
     say(e, "option name ChancePruning type combo default %s var star2 var star1 var expectimax",
-        chance_names[CHANCE_DEFAULT]);
+        chance_names[SEARCH_CHANCE_DEFAULT]);
     say(e, "option name Strength type combo default full var full var random");
     say(e, "option name Skill Level type spin default %d min 0 max %d", SKILL_MAX, SKILL_MAX);
     say(e, "option name Ponder type check default false");
@@ -309,6 +310,26 @@ static int combo_value(engine_t *e, const char *option, const char *const *names
     return -1;
 }
 
+/* Every option `uci` lists, for the error of a setoption without `value`. */
+static const char *const option_names[] = {"Hash",          "Clear Hash",        "Threads",       "MultiPV",
+                                           "Move Overhead", "MultiplayerSearch", "ChancePruning", "Strength",
+                                           "Skill Level",   "Ponder",            "UCI_Variant"};
+
+/* `setoption name UCI_Variant brandubh`: the name runs on into what was
+ * meant as the value. True (with an error line saying so) when the name
+ * starts with an option's name and more follows. */
+static bool missing_value(engine_t *e, const char *name)
+{
+    for (size_t i = 0; i < sizeof option_names / sizeof option_names[0]; i++) {
+        size_t n = strlen(option_names[i]);
+        if (strncasecmp(name, option_names[i], n) == 0 && name[n] == ' ') {
+            ERROR(e, "setoption: 'value' is missing: setoption name %s value %s", option_names[i], name + n + 1);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* setoption name <name...> [value <value...>] */
 static void cmd_setoption(engine_t *e, const tokens_t *tk)
 {
@@ -329,11 +350,17 @@ static void cmd_setoption(engine_t *e, const tokens_t *tk)
         ERROR(e, "cannot set options during a search");
         return;
     }
+    if (v == tk->n && missing_value(e, name))
+        return;
     long long x;
     if (strcasecmp(name, "UCI_Variant") == 0) {
         const game_t *g = variants_find(value);
         if (!g) {
-            ERROR(e, "unknown variant '%s'", value);
+            char names[512];
+            size_t len = 0;
+            for (int i = 0; variants_at(i) && len < sizeof names; i++)
+                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "", variants_at(i)->name);
+            ERROR(e, "unknown variant '%s' (the variants: %s)", value, names);
             return;
         }
         e->game = g;
@@ -451,7 +478,7 @@ static void say_divide(void *ctx, const char *move, uint64_t count)
     say(ctx, "%s: %llu", move, (unsigned long long)count);
 }
 
-/* Repetition is ignored, as shared/rules/README.md defines perft. Runs on
+/* Repetition is ignored, as docs/rules/README.md defines perft. Runs on
  * the search thread: `stop` ends it, with one line saying so. */
 static void run_perft(engine_t *e, int depth)
 {
@@ -712,8 +739,10 @@ static void bench_progress(void *ctx, int index, const position_t *pos, const se
 static void run_bench(engine_t *e, int depth)
 {
     bench_result_t b;
-    if (!bench_run(e->game, e->searcher, depth, bench_progress, e, &b)) {
-        ERROR(e, "a bench position of %s does not parse", e->game->name);
+    /* As `go` would search: every option that shapes the search. */
+    bench_options_t o = {e->multiplayer, e->chance_pruning, e->multipv, e->skill};
+    if (!bench_run(e->game, e->searcher, depth, &o, bench_progress, e, &b)) {
+        ERROR(e, "a bench position of %s does not parse, or memory is short", e->game->name);
         return;
     }
     if (search_stopped(e->searcher)) {
@@ -791,6 +820,30 @@ static void cmd_query(engine_t *e, const tokens_t *tk)
 
 /* Runs one command line; false for quit. `rest` is the untokenised text
  * after the command word. */
+/* `help`: the commands, one line each, and where to read more. As info
+ * strings, so that a GUI that sends it by mistake reads nothing else. */
+static void cmd_help(engine_t *e)
+{
+    static const char *const lines[] = {
+        "Denham speaks UGI and UCI. Commands:",
+        "  uci | ugi                       identify, list the options",
+        "  isready                         answer readyok",
+        "  setoption name <N> [value <V>]  Hash, Threads, MultiPV, UCI_Variant, Skill Level, ... (see uci)",
+        "  ucinewgame | uginewgame         a new game",
+        "  position startpos|fen <F> [moves <m>...]",
+        "  go [depth N | nodes N | movetime MS | wtime/btime/p1time.. MS | infinite | mate N | searchmoves ..]",
+        "  go perft N                      count the move sequences of N plies",
+        "  stop | ponderhit | quit",
+        "  d | moves | eval                the board, the legal moves, the evaluation's terms",
+        "  bench [depth]                   the search benchmark",
+        "  query gameover|p1turn|turn|players|chance|result",
+        "  help                            this text",
+        "The whole language: PROTOCOL.md; the rules of every game: docs/rules/.",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        say(e, "info string %s", lines[i]);
+}
+
 static bool dispatch(engine_t *e, tokens_t *tk, const char *rest)
 {
     /* A search that has answered is over: it no longer blocks `go`. */
@@ -824,13 +877,14 @@ static bool dispatch(engine_t *e, tokens_t *tk, const char *rest)
     else if (strcmp(c, "eval") == 0) cmd_eval(e);
     else if (strcmp(c, "bench") == 0) cmd_bench(e, tk);
     else if (strcmp(c, "query") == 0) cmd_query(e, tk);
+    else if (strcmp(c, "help") == 0) cmd_help(e);
     else if (strcmp(c, "ponderhit") == 0) {
         if (e->searching && search_pondering(e->searcher))
             search_ponderhit(e->searcher);
         else
             ERROR(e, "ponderhit: no search is pondering");
     }
-    else ERROR(e, "unknown command '%s'", c);
+    else ERROR(e, "unknown command '%s' (help lists the commands)", c);
     return true;
 }
 
@@ -844,8 +898,8 @@ static bool engine_init(engine_t *e, FILE *out)
     e->skill = SKILL_MAX;
     e->skill_rng = skill_rng_new();
     e->overhead_ms = OVERHEAD_DEFAULT_MS;
-    e->multiplayer = MULTIPLAYER_DEFAULT;
-    e->chance_pruning = CHANCE_DEFAULT;
+    e->multiplayer = SEARCH_MULTIPLAYER_DEFAULT;
+    e->chance_pruning = SEARCH_CHANCE_DEFAULT;
     e->random_state = 0x9E3779B97F4A7C15ull;
     e->rec = calloc(1, sizeof *e->rec);
     e->scratch = calloc(1, sizeof *e->scratch);
@@ -914,7 +968,12 @@ int protocol_run(FILE *in, FILE *out)
             copy_cap = n;
         }
         memcpy(copy, line, n);
-        tokenize(line, &tk);
+        /* Only `position` reads its words from the whole line: any other
+         * command cut short would be misread, so it is refused. */
+        if (!tokenize(line, &tk) && strcmp(tk.t[0], "position") != 0) {
+            ERROR(e, "the command has more than %d words", MAX_TOKENS);
+            continue;
+        }
         /* The text after the command word, for commands that parse it whole. */
         const char *rest = "";
         if (tk.n > 0)

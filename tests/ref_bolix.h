@@ -1,5 +1,5 @@
 /* ref_bolix.h: a plain Bolix rules implementation on (column, number)
- * coordinates, written from shared/rules/bolix.md separately from the
+ * coordinates, written from docs/rules/bolix.md separately from the
  * engine's bitboard module: the yardstick for the fast generator. */
 #ifndef DENHAM_REF_BOLIX_H
 #define DENHAM_REF_BOLIX_H

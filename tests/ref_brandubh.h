@@ -1,6 +1,6 @@
 /*
  * ref_brandubh.h: a plain Brandubh rules implementation on a character grid,
- * written from shared/rules/brandubh.md without looking at the engine's
+ * written from docs/rules/brandubh.md without looking at the engine's
  * bitboard code. Slow and obvious on purpose: it is the yardstick the fast
  * generator is measured against.
  */

@@ -1,5 +1,5 @@
 /* ref_brax.h: a plain Brax rules implementation on a grid, written from
- * shared/rules/brax.md separately from the engine's bitboard module: the
+ * docs/rules/brax.md separately from the engine's bitboard module: the
  * yardstick for the fast generator. Variants: 0 brax, 1 zillions, 2 easy,
  * 3 hunt. */
 #ifndef DENHAM_REF_BRAX_H

@@ -1,6 +1,6 @@
 /* ref_brax_team.h: a plain implementation of the Brax team games
  * (`brax-3p`, `brax-4p`) on a grid of owners, written from
- * shared/rules/brax.md and its settled points separately from the engine's
+ * docs/rules/brax.md and its settled points separately from the engine's
  * bitboard module: the yardstick for the fast generator.
  *
  * Position strings are the engine's (PROTOCOL.md): board rows 9..1 with a

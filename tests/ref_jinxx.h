@@ -1,5 +1,5 @@
 /* ref_jinxx.h: a plain implementation of Jinxx (`jinxx`, `jinxx-3p`,
- * `jinxx-4p`) written from shared/rules/jinxx.md separately from the
+ * `jinxx-4p`) written from docs/rules/jinxx.md separately from the
  * engine's module: stacks as arrays, every question answered by scanning.
  *
  * Position strings are the engine's (PROTOCOL.md):

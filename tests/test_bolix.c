@@ -1,4 +1,4 @@
-/* test_bolix.c: every ruling of shared/rules/bolix.md as a position, perft
+/* test_bolix.c: every ruling of docs/rules/bolix.md as a position, perft
  * and random games against the reference in ref_bolix.c, and the forcing
  * search: wins in one, blocks of fours, and forced wins by fours. */
 #include <stdio.h>

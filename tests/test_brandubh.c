@@ -1,4 +1,4 @@
-/* test_brandubh.c: every ruling of shared/rules/brandubh.md as a position
+/* test_brandubh.c: every ruling of docs/rules/brandubh.md as a position
  * with its expected outcome, perft counts, FEN and move text. */
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* test_brax.c: the board colouring, seed 000's worked examples, every ruling
- * of shared/rules/brax.md as a position, and the bitboard generator against
+ * of docs/rules/brax.md as a position, and the bitboard generator against
  * the reference in ref_brax.c (perft and random games, all four variants). */
 #include <stdio.h>
 #include <stdlib.h>

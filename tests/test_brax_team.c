@@ -1,6 +1,6 @@
 /* test_brax_team.c: the Brax team games (brax-3p, brax-4p): perft, the
  * bitboard module against the plain reference in ref_brax_team.c over
- * random games, and every settled point of shared/rules/brax.md ("Settled
+ * random games, and every settled point of docs/rules/brax.md ("Settled
  * points of the team games") as a position with its expected moves or
  * result; the number of the point is in the test's name. */
 #include <stdio.h>

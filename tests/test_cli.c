@@ -134,6 +134,33 @@ START_TEST(play_in_the_terminal)
 }
 END_TEST
 
+/* README's `analyse` example runs on the file it names (shipped since
+ * issue 34): five positions, three lines each. */
+START_TEST(readme_analyse_example_runs)
+{
+    const char *out = shell("./denham analyse --variant brandubh --depth 3 --multipv 3 --json "
+                            "bench/positions/brandubh.txt; echo status $?");
+    ck_assert_int_eq(count(out, "{\"index\":"), 15);
+    ck_assert(strstr(out, "{\"index\":5,"));
+    ck_assert(strstr(out, "status 0\n"));
+}
+END_TEST
+
+/* Issue 34: --help is asked for, so it goes to standard output with
+ * status 0; a mistake gets the same text on standard error, status 2. */
+START_TEST(help_goes_to_stdout)
+{
+    const char *out = shell("./denham --help 2>/dev/null; echo status $?");
+    ck_assert_msg(strncmp(out, "usage: denham ", 14) == 0 && strstr(out, "status 0\n"), "%s", out);
+    ck_assert(strstr(out, "denham play [variant] [--movetime MS] [--skill 0-20] [--side "));
+    ck_assert(strstr(shell("./denham -h; echo status $?"), "status 0\n"));
+    out = shell("./denham frobnicate 2>/dev/null; echo status $?");
+    ck_assert_str_eq(out, "status 2\n");
+    out = shell("./denham frobnicate 2>&1 >/dev/null");
+    ck_assert(strncmp(out, "usage: denham ", 14) == 0);
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -143,6 +170,8 @@ Suite *suite_cli(void)
     tcase_add_test(tc, analyse_counts_table_hits);
     tcase_add_test(tc, suites);
     tcase_add_test(tc, play_in_the_terminal);
+    tcase_add_test(tc, help_goes_to_stdout);
+    tcase_add_test(tc, readme_analyse_example_runs);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,6 +1,6 @@
 /* test_jinxx.c: Jinxx for 2, 3 and 4 players: perft (the ruling's
  * definition), the fast module against the plain reference in ref_jinxx.c
- * over random games, and every settled point of shared/rules/jinxx.md as a
+ * over random games, and every settled point of docs/rules/jinxx.md as a
  * position with its expected moves or result (the point's number is in the
  * test's name). */
 #include <stdio.h>

@@ -43,6 +43,28 @@ START_TEST(elo_from_wdl)
 }
 END_TEST
 
+/* Wilson, 5 of 6: z^2 = 3.8415, centre (5/6 + z^2/12) / (1 + z^2/6) =
+ * 1.15345 / 1.64024 = .70322, half width (z / 1.64024) sqrt((5/6)(1/6)/6 +
+ * z^2/144) = 1.19492 (.22322) = .26673: [.43650, .96995], inside [0, 1]
+ * where the normal approximation gave [.535, 1.132] (issue 34). 0 of 10:
+ * [0, z^2/(10 + z^2)] = [0, .27753]; 10 of 10 the mirror image. */
+START_TEST(wilson_intervals_stay_in_bounds)
+{
+    double lo, hi;
+    stats_wilson(5, 6, &lo, &hi);
+    ck_assert_double_eq_tol(lo, 0.43650, 1e-5);
+    ck_assert_double_eq_tol(hi, 0.96995, 1e-5);
+    stats_wilson(0, 10, &lo, &hi);
+    ck_assert_double_eq_tol(lo, 0.0, 1e-12);
+    ck_assert_double_eq_tol(hi, 0.27753, 1e-5);
+    stats_wilson(10, 10, &lo, &hi);
+    ck_assert_double_eq_tol(lo, 0.72247, 1e-5);
+    ck_assert(hi <= 1.0 && hi > 0.99999);
+    stats_wilson(0, 0, &lo, &hi);
+    ck_assert(lo == 0.0 && hi == 1.0);
+}
+END_TEST
+
 /* Pairs [5 10 20 10 5]: mean .5, E[x^2] = .325, variance .075. With
  * elo0 0 and elo1 10, s0 = .5 and s1 = 1/(1 + 10^(-1/40)) = .514387, so
  * LLR = 50 (.014387)(1 - 1.014387) / .15 = -0.0690.
@@ -271,6 +293,18 @@ START_TEST(dice_and_seatings)
                             "--concurrency 2 --games-file build/test_match_dice.txt --quiet 2>&1");
     ck_assert_msg(strstr(out, "Seating ABB (1 d2 against 2 rnd, rotated): d2 won "), "%s", out);
     ck_assert_msg(strstr(out, "Seating BAA (2 d2 against 1 rnd, rotated): d2 won "), "%s", out);
+    /* Issue 34: each seating against its fair share, intervals within
+     * [0, 1], and no Elo against 0.5. */
+    static const char *const seatings[][2] = {{"Seating ABB", "equal strength 0.333\n"},
+                                              {"Seating BAA", "equal strength 0.667\n"}};
+    for (int k = 0; k < 2; k++) {
+        const char *l = strstr(out, seatings[k][0]), *score = l ? strstr(l, "; score ") : NULL;
+        double sc, lo, hi;
+        ck_assert_msg(score && sscanf(score, "; score %lf [%lf, %lf]", &sc, &lo, &hi) == 3, "%s", out);
+        ck_assert_msg(lo >= 0.0 && lo <= sc && sc <= hi && hi <= 1.0, "%s", l);
+        ck_assert_msg(strstr(l, seatings[k][1]) && strstr(l, seatings[k][1]) < strchr(l, '\n') + 1, "%s", l);
+    }
+    ck_assert_msg(strstr(out, "Elo: none with more than two sides") && !strstr(out, "Elo difference"), "%s", out);
     ck_assert_msg(strstr(out, "Seat p3: d2 won "), "%s", out);
     ck_assert(!strstr(out, "Pentanomial"));
     static game_line_t g[12];
@@ -378,6 +412,7 @@ Suite *suite_match(void)
     Suite *s = suite_create("match");
     TCase *stats = tcase_create("stats");
     tcase_add_test(stats, elo_from_wdl);
+    tcase_add_test(stats, wilson_intervals_stay_in_bounds);
     tcase_add_test(stats, sprt_llr_from_pentanomial);
     suite_add_tcase(s, stats);
     TCase *runs = tcase_create("runs");

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bench/engine_proc.h"
 #include "../bench/long_game.h"
+#include "../engine/core/timeman.h"
 #include "../engine/core/variants.h"
 #include "../protocol/protocol.h"
 #include "helpers.h"
@@ -35,6 +37,33 @@ static const char *run(const char *input)
     fclose(in);
     fclose(out);
     return out_buf;
+}
+
+/* ---- the real binary, driven line by line: tests that wait for an event
+ * (a line) rather than for a time, so that a loaded machine only makes them
+ * slower (issue 34) ---- */
+
+#define EVENT_WAIT_MS 60000
+
+static void engine_up(eproc_t *e)
+{
+    *e = (eproc_t){0};
+    ck_assert(eproc_start(e, "./denham", NULL));
+}
+
+/* Reads until a line that starts with prefix, failing the test on a line
+ * starting with `forbidden` (NULL: none) or at the deadline; the line is
+ * returned (static). */
+static const char *await_line(eproc_t *e, const char *prefix, const char *forbidden)
+{
+    static char line[EPROC_LINE_MAX];
+    int64_t deadline = timeman_now_ms() + EVENT_WAIT_MS;
+    for (;;) {
+        ck_assert_int_eq(eproc_read_line(e, line, sizeof line, deadline), EPROC_LINE);
+        ck_assert_msg(!forbidden || strncmp(line, forbidden, strlen(forbidden)) != 0, "unexpected '%s'", line);
+        if (strncmp(line, prefix, strlen(prefix)) == 0)
+            return line;
+    }
 }
 
 static int count_lines_starting(const char *out, const char *prefix)
@@ -188,27 +217,29 @@ START_TEST(go_depth_reports_and_answers_once)
 END_TEST
 
 /* Past 3 s a search also says which root move it is on (UCI's currmove
- * and currmovenumber), as Stockfish does; shorter searches do not. */
+ * and currmovenumber), as Stockfish does; shorter searches do not. The long
+ * search is infinite and stopped once the first currmove line has come. */
 START_TEST(long_searches_report_the_current_root_move)
 {
     ck_assert_int_eq(count_lines_starting(run_bdb("go depth 5\n"), "info depth 5 currmove"), 0);
-    /* With many lines the root moves are started often (every line searches
-     * them), so that some are started in the last 300 ms. */
-    char *out = strdup(run_bdb("setoption name MultiPV value 64\ngo movetime 3300\n")); /* run_bdb reuses its buffer */
-    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
-    int seen = 0;
-    for (const char *l = strstr(out, " currmove "); l; l = strstr(l + 1, " currmove ")) {
-        char move[16];
-        int number;
-        ck_assert_int_eq(sscanf(l, " currmove %15s currmovenumber %d", move, &number), 2);
-        ck_assert_int_ge(number, 1);
-        char input[128];
-        snprintf(input, sizeof input, "position startpos moves %s\n", move);
-        ck_assert_int_eq(count_lines_starting(run_bdb(input), "info string error"), 0);
-        seen++;
-    }
-    free(out);
-    ck_assert_int_ge(seen, 1);
+    eproc_t e;
+    engine_up(&e);
+    ck_assert(eproc_send(&e, "setoption name UCI_Variant value brandubh"));
+    ck_assert(eproc_send(&e, "go infinite"));
+    const char *line;
+    do
+        line = await_line(&e, "info ", "bestmove");
+    while (!strstr(line, " currmove "));
+    char move[16];
+    int depth, number;
+    ck_assert_int_eq(sscanf(line, "info depth %d currmove %15s currmovenumber %d", &depth, move, &number), 3);
+    ck_assert_int_ge(number, 1);
+    ck_assert(eproc_send(&e, "stop"));
+    await_line(&e, "bestmove ", NULL);
+    eproc_stop(&e, 2000);
+    char input[128];
+    snprintf(input, sizeof input, "position startpos moves %s\n", move);
+    ck_assert_int_eq(count_lines_starting(run_bdb(input), "info string error"), 0);
 }
 END_TEST
 
@@ -235,6 +266,62 @@ START_TEST(clock_and_movetime_searches_answer)
     ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
     out = run("go nodes 3000\n");
     ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+}
+END_TEST
+
+/* The reported time of the last info line before bestmove (-1: none). */
+static long last_info_time(const char *out)
+{
+    long t = -1;
+    for (const char *at = strstr(out, " time "); at; at = strstr(at + 1, " time "))
+        sscanf(at, " time %ld", &t);
+    return t;
+}
+
+/* Move Overhead is kept back from every time limit (issue 34: ignoring it
+ * went unnoticed). Bolix's start never ends a search early, so without an
+ * overhead a movetime search runs to near its end, with one it stops as
+ * far before the end: the engine's own `time` tells, whatever the load. */
+START_TEST(move_overhead_is_kept_back)
+{
+    const char *out = run("setoption name UCI_Variant value bolix\nsetoption name Move Overhead value 0\n"
+                          "go movetime 1000\n");
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    long plain = last_info_time(out);
+    out = run("setoption name UCI_Variant value bolix\nsetoption name Move Overhead value 900\ngo movetime 1000\n");
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    long kept = last_info_time(out);
+    ck_assert_msg(plain >= 700 && kept >= 0 && kept < 400, "movetime 1000: %ld ms, with overhead 900: %ld ms", plain,
+                  kept);
+}
+END_TEST
+
+/* Commands of up to 1,024 words are read whole; a longer one is refused,
+ * never cut short and misread (`position` reads its own line: any length). */
+START_TEST(long_commands_are_read_whole_or_refused)
+{
+    static char input[65536];
+    const game_t *g = variants_find("bolix");
+    position_t pos;
+    g->set_start(&pos);
+    move_t moves[MAX_MOVES];
+    int n = g->gen_moves(&pos, moves);
+    ck_assert_int_gt(n, 40);
+    size_t len = (size_t)snprintf(input, sizeof input, "setoption name UCI_Variant value bolix\ngo searchmoves");
+    for (int i = 0; i < n; i++) {
+        char text[GAME_MOVE_TEXT_MAX];
+        g->move_text(&pos, moves[i], text, sizeof text);
+        len += (size_t)snprintf(input + len, sizeof input - len, " %s", text);
+    }
+    len += (size_t)snprintf(input + len, sizeof input - len, " depth 2\ngo depth 1");
+    for (int i = 0; i < 1100; i++)
+        len += (size_t)snprintf(input + len, sizeof input - len, " depth 1");
+    snprintf(input + len, sizeof input - len, "\nisready\n");
+    const char *out = run(input);
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    ck_assert_int_eq(count_lines_starting(out, "info depth 2 "), 1);
+    ck_assert_int_eq(count_lines_starting(out, "info string error: the command has more than 1024 words"), 1);
+    ck_assert_int_eq(count_lines_starting(out, "info string error: "), 1);
 }
 END_TEST
 
@@ -326,6 +413,14 @@ START_TEST(jinxx_transcript)
     ck_assert(strstr(out, "Evaluation (side to move, West): "));
     ck_assert(strstr(out, "response false\n"));
     ck_assert_int_eq(count_lines_starting(out, "bestmove L@"), 1);
+
+    /* A face that is no roll forfeits nothing and says what it is. */
+    out = run("setoption name UCI_Variant value jinxx\nposition startpos moves SM M@b1\nposition startpos moves XL\n"
+              "query gameover\nd\n");
+    ck_assert_msg(strstr(out, "info string error: 'XL' is not a roll of the die here (the rolls: S M L SM SL ML)\n"
+                              "response false\n"),
+                  "%s", out);
+    ck_assert_msg(strstr(out, "Fen: .,.,./.,.,./.,M1S1,. 313/333 p2 - 0\n"), "%s", out);
 
     out = run("setoption name UCI_Variant value jinxx\nsetoption name Strength value random\n"
               "setoption name MultiplayerSearch value brs\nsetoption name ChancePruning value star1\n"
@@ -742,6 +837,40 @@ START_TEST(variant_option_selects_the_game)
     ck_assert_str_eq(line_after(out, "Fen: "), "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a");
     out = run("setoption name Hash value 8\nsetoption name Clear Hash\nsetoption name Move Overhead value 10\nd\n");
     ck_assert_int_eq(count_lines_starting(out, "info string error"), 0);
+    /* Issue 34: any case; an unknown name lists the valid ones; a missing
+     * `value` is named as such. */
+    out = run("setoption name UCI_Variant value Brandubh-V2\nd\n");
+    ck_assert_int_eq(count_lines_starting(out, "info string error"), 0);
+    ck_assert(strstr(out, "(version 2)"));
+    out = run("setoption name UCI_Variant value chess\nsetoption name UCI_Variant brandubh\n"
+              "setoption name skill level 3\nd\n");
+    ck_assert_msg(strstr(out, "info string error: unknown variant 'chess' (the variants: brax, brax-zillions, "
+                              "brax-easy, brax-hunt, brax-3p, brax-4p, brandubh, brandubh-v2, bolix, jinxx, "
+                              "jinxx-3p, jinxx-4p)\n"),
+                  "%s", out);
+    ck_assert(strstr(out, "info string error: setoption: 'value' is missing: setoption name UCI_Variant value "
+                          "brandubh\n"));
+    ck_assert(strstr(out, "info string error: setoption: 'value' is missing: setoption name Skill Level value 3\n"));
+    ck_assert_str_eq(line_after(out, "Fen: "), "1bbbbbbb1/9/9/9/9/9/9/9/1rrrrrrr1 r - 0");
+}
+END_TEST
+
+/* Issue 34: `help` lists the commands and where to read more; an unknown
+ * command points to it. */
+START_TEST(help_lists_the_commands)
+{
+    const char *out = run("help\nfrobnicate\n");
+    static const char *const commands[] = {"\ninfo string   uci | ugi ", "\ninfo string   isready ",
+                                           "\ninfo string   setoption name", "\ninfo string   ucinewgame ",
+                                           "\ninfo string   position startpos|fen", "\ninfo string   go [depth",
+                                           "\ninfo string   go perft", "\ninfo string   stop | ponderhit | quit",
+                                           "\ninfo string   d | moves | eval ", "\ninfo string   bench [depth]",
+                                           "\ninfo string   query gameover", "\ninfo string   help "};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        ck_assert_msg(strstr(out, commands[i]), "no '%s' in %s", commands[i] + 1, out);
+    ck_assert(strstr(out, "PROTOCOL.md") && strstr(out, "docs/rules/"));
+    ck_assert(strstr(out, "info string error: unknown command 'frobnicate' (help lists the commands)\n"));
+    ck_assert_int_eq(count_lines_starting(out, "info string error"), 1);
 }
 END_TEST
 
@@ -776,6 +905,47 @@ START_TEST(binary_transcript_and_subcommands)
 }
 END_TEST
 
+/* The node count of the last info line before bestmove (0: none). */
+static unsigned long long last_info_nodes(const char *out)
+{
+    unsigned long long nodes = 0;
+    for (const char *at = strstr(out, " nodes "); at; at = strstr(at + 1, " nodes "))
+        sscanf(at, " nodes %llu", &nodes);
+    return nodes;
+}
+
+/* Issue 34: bench searched plain expectimax while go used Star2, so the
+ * committed counts never covered the Jinxx search users get. Now bench
+ * searches each position exactly as go does with the same options: the
+ * same node count as `go depth` on a fresh table, option by option. */
+START_TEST(bench_searches_as_go_does)
+{
+    static const char *const options[] = {"Threads value 1", "ChancePruning value expectimax",
+                                          "MultiplayerSearch value brs", "ChancePruning value star1",
+                                          "MultiPV value 2", "Skill Level value 10"};
+    const game_t *g = variants_find("jinxx-3p");
+    unsigned long long first = 0;
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        char input[512];
+        snprintf(input, sizeof input, "setoption name UCI_Variant value jinxx-3p\nsetoption name %s\nbench 4\n",
+                 options[i]);
+        const char *bench = line_after(run(input), "info string bench position 1: nodes ");
+        ck_assert_ptr_nonnull(bench);
+        unsigned long long bench_nodes = strtoull(bench, NULL, 10);
+        snprintf(input, sizeof input,
+                 "setoption name UCI_Variant value jinxx-3p\nsetoption name %s\nposition fen %s\ngo depth 4\n",
+                 options[i], g->bench_fens[0]);
+        unsigned long long go_nodes = last_info_nodes(run(input));
+        ck_assert_msg(bench_nodes == go_nodes && go_nodes > 0, "%s: bench %llu, go %llu", options[i], bench_nodes,
+                      go_nodes);
+        if (i == 0)
+            first = bench_nodes;
+        else if (i < 3) /* each of these searches differently */
+            ck_assert_msg(bench_nodes != first, "%s: the same count as the default", options[i]);
+    }
+}
+END_TEST
+
 /* Issue 11: the node count of `./denham bench <variant>` is the one
  * committed in bench/bench-nodes.txt, so any change of search behaviour
  * shows in review. */
@@ -806,21 +976,32 @@ END_TEST
  * Ponder option on. */
 START_TEST(pondering)
 {
-    const char *out = shell("(printf 'uci\\nsetoption name Ponder value true\\ngo ponder movetime 100\\n'; sleep 0.6;"
-                            " printf 'ponderhit\\n'; sleep 0.4) | ./denham");
-    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
-    ck_assert_int_eq(count_lines_starting(out, "info string error"), 0);
-    const char *best = line_after(out, "bestmove ");
+    eproc_t e;
+    engine_up(&e);
+    ck_assert(eproc_send(&e, "uci"));
+    ck_assert(eproc_send(&e, "setoption name Ponder value true"));
+    ck_assert(eproc_send(&e, "go ponder movetime 100"));
+    /* It goes on past its 100 ms while pondering (no bestmove, no error)
+     * until an iteration reports 300 ms or more; then ponderhit starts the
+     * clock and the answer names a ponder move. */
+    for (;;) {
+        const char *line = await_line(&e, "info ", "bestmove");
+        ck_assert_msg(!strstr(line, "error"), "%s", line);
+        const char *t = strstr(line, " time ");
+        if (t && atoi(t + 6) >= 300)
+            break;
+    }
+    ck_assert(eproc_send(&e, "ponderhit"));
+    const char *best = await_line(&e, "bestmove ", "info string error");
     ck_assert_msg(strstr(best, " ponder "), "%s", best);
-    /* It went on past the 100 ms while pondering: an iteration after 300 ms. */
-    int latest = 0;
-    for (const char *p = out; (p = strstr(p, " time ")) != NULL; p++)
-        latest = atoi(p + 6) > latest ? atoi(p + 6) : latest;
-    ck_assert_int_ge(latest, 300);
-    /* stop ends a ponder search; ugi, or Ponder off, never names a ponder move. */
-    out = shell("(printf 'uci\\nsetoption name Ponder value true\\ngo ponder depth 3\\n'; sleep 0.3;"
-                " printf 'stop\\n') | ./denham");
-    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
+    /* stop ends a ponder search of any depth. */
+    ck_assert(eproc_send(&e, "go ponder depth 60"));
+    await_line(&e, "info depth 2 ", "bestmove");
+    ck_assert(eproc_send(&e, "stop"));
+    await_line(&e, "bestmove ", "info string error");
+    eproc_stop(&e, 2000);
+    /* ugi, or Ponder off, never names a ponder move. */
+    const char *out;
     out = run("ugi\nsetoption name Ponder value true\ngo depth 4\n");
     ck_assert_msg(!strstr(line_after(out, "bestmove "), " "), "%s", out);
     out = run("uci\ngo depth 4\n");
@@ -835,10 +1016,18 @@ END_TEST
  * here is sent after the previous answer, as a GUI would. */
 START_TEST(consecutive_searches)
 {
-    const char *out = shell("(printf 'go depth 3\\n'; sleep 0.5; printf 'position startpos moves e1e3\\ngo depth 3\\n';"
-                            " sleep 0.5; printf 'go nodes 2000\\n') | ./denham");
-    ck_assert_int_eq(count_lines_starting(out, "info string error"), 0);
-    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 3);
+    eproc_t e;
+    engine_up(&e);
+    static const char *const steps[][2] = {
+        {"go depth 3", NULL}, {"position startpos moves e1e3", "go depth 3"}, {"go nodes 2000", NULL}};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        for (int k = 0; k < 2 && steps[i][k]; k++)
+            ck_assert(eproc_send(&e, steps[i][k]));
+        await_line(&e, "bestmove ", "info string error");
+    }
+    ck_assert(eproc_send(&e, "isready"));
+    await_line(&e, "readyok", "bestmove");
+    eproc_stop(&e, 2000);
 }
 END_TEST
 
@@ -856,6 +1045,8 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, consecutive_searches);
     tcase_add_test(tc, infinite_waits_for_stop);
     tcase_add_test(tc, clock_and_movetime_searches_answer);
+    tcase_add_test(tc, move_overhead_is_kept_back);
+    tcase_add_test(tc, long_commands_are_read_whole_or_refused);
     tcase_add_test(tc, queries);
     tcase_add_test(tc, brax_transcript);
     tcase_add_test(tc, bolix_transcript);
@@ -878,9 +1069,11 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, pondering);
     tcase_add_test(tc, table_sized_before_the_first_search);
     tcase_add_test(tc, variant_option_selects_the_game);
+    tcase_add_test(tc, help_lists_the_commands);
     tcase_add_test(tc, eval_and_bench);
     tcase_add_test(tc, binary_transcript_and_subcommands);
     tcase_add_test(tc, bench_node_counts_are_the_committed_ones);
+    tcase_add_test(tc, bench_searches_as_go_does);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -12,6 +12,7 @@
 #include "../engine/search/bench.h"
 #include "../engine/search/skill.h"
 #include "helpers.h"
+#include "ref_search.h"
 
 static searcher_t *S;
 
@@ -190,8 +191,9 @@ END_TEST
 START_TEST(bench_is_deterministic)
 {
     bench_result_t a, b;
-    ck_assert(bench_run(&brandubh_v1, S, 5, NULL, NULL, &a));
-    ck_assert(bench_run(&brandubh_v1, S, 5, NULL, NULL, &b));
+    bench_options_t o = bench_options_default();
+    ck_assert(bench_run(&brandubh_v1, S, 5, &o, NULL, NULL, &a));
+    ck_assert(bench_run(&brandubh_v1, S, 5, &o, NULL, NULL, &b));
     ck_assert_uint_gt(a.nodes, 0);
     ck_assert_uint_eq(a.nodes, b.nodes);
     ck_assert_int_eq(a.positions, 6);
@@ -735,7 +737,10 @@ START_TEST(movetime_is_used_to_the_end)
     int64_t start = timeman_now_ms();
     search_result_t r = run_cleared(&req);
     int64_t took = timeman_now_ms() - start;
-    ck_assert_msg(took >= 590 && took < 1000, "answered after %lld ms of 600", (long long)took);
+    /* Load can only delay the answer: the lower bound is the property; the
+     * upper one only catches a search that ignores its time (the stop's
+     * precision is measured by make bench, "stop latency"). */
+    ck_assert_msg(took >= 590 && took < 5000, "answered after %lld ms of 600", (long long)took);
     ck_assert_uint_ne(r.best, MOVE_NONE);
 }
 END_TEST
@@ -995,6 +1000,78 @@ START_TEST(skill_level_picks_within_its_spread)
 }
 END_TEST
 
+/* ---- exact prunings against a plain search (issue 34) ---- */
+
+/* A decision node of g some random plies into a game (none if the game
+ * ended first); false then. */
+static bool random_decision_node(const game_t *g, uint64_t *rng, position_t *pos)
+{
+    g->set_start(pos);
+    *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
+    int plies = 1 + (int)((*rng >> 33) % 24);
+    for (int i = 0; i < plies || game_at_chance(g, pos); i++) {
+        move_t moves[MAX_MOVES];
+        int n = g->gen_moves(pos, moves);
+        if (n == 0)
+            return false;
+        *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
+        undo_t u;
+        g->make(pos, moves[(*rng >> 33) % (uint64_t)n], &u);
+    }
+    move_t moves[MAX_MOVES];
+    return g->gen_moves(pos, moves) > 0;
+}
+
+static score_t exact_search(const game_t *g, const position_t *pos, int depth, multiplayer_t multi,
+                            chance_pruning_t pruning)
+{
+    search_request_t req = {0};
+    req.game = g;
+    req.root = *pos;
+    limits_init(&req.limits);
+    req.limits.depth = depth;
+    req.multiplayer = multi;
+    req.chance_pruning = pruning;
+    req.exact = true;
+    return run_cleared(&req).score;
+}
+
+/* Star1 and Star2 are exact prunings of expectimax, and paranoid search and
+ * Best-Reply Search are defined trees: with the selective steps off, every
+ * pruning returns exactly the plain search's value at the same depth, on
+ * positions of every Jinxx variant. (Widening Star1's window, or letting
+ * BRS ask only the first opponent, changes some of these values.) */
+START_TEST(chance_and_multiplayer_searches_are_exact)
+{
+    static const char *const names[] = {"jinxx", "jinxx-3p", "jinxx-4p"};
+    static const chance_pruning_t prunings[] = {CHANCE_EXPECTIMAX, CHANCE_STAR1, CHANCE_STAR2};
+    const game_t *g = variants_find(names[_i]);
+    uint64_t rng = 2026 + (uint64_t)_i;
+    int positions = 0, differing = 0;
+    for (int tries = 0; positions < 80 && tries < 400; tries++) {
+        position_t pos;
+        if (!random_decision_node(g, &rng, &pos))
+            continue;
+        positions++;
+        int max_depth = g->players == 4 ? 2 : 3;
+        for (int depth = 1; depth <= max_depth; depth++)
+            for (int brs = 0; brs <= (g->players > 2); brs++) {
+                score_t want = ref_search_value(g, &pos, depth, brs);
+                if (brs && want != ref_search_value(g, &pos, depth, false))
+                    differing++;
+                for (size_t k = 0; k < sizeof prunings / sizeof prunings[0]; k++) {
+                    score_t got = exact_search(g, &pos, depth, brs ? MULTI_BRS : MULTI_PARANOID, prunings[k]);
+                    ck_assert_msg(got == want, "%s %s depth %d %s pruning %zu: %d, plain %d", g->name,
+                                  fen_of(g, &pos), depth, brs ? "brs" : "paranoid", k, got, want);
+                }
+            }
+    }
+    ck_assert_int_eq(positions, 80);
+    if (g->players > 2) /* the two multi-player searches are really compared */
+        ck_assert_int_gt(differing, 0);
+}
+END_TEST
+
 Suite *suite_search(void)
 {
     Suite *s = suite_create("search");
@@ -1041,6 +1118,11 @@ Suite *suite_search(void)
     tcase_add_test(tc, brax_mop_up_wins_seven_against_one);
     tcase_add_test(tc, a_search_stopped_at_once_still_answers_well);
     tcase_add_test(tc, skill_level_picks_within_its_spread);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("exact prunings");
+    tcase_set_timeout(tc, 300);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_loop_test(tc, chance_and_multiplayer_searches_are_exact, 0, 3);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -4,7 +4,7 @@
 #include <assert.h>
 #include <string.h>
 
-/* A roll of the die is no ply (shared/rules/README.md): where the die is
+/* A roll of the die is no ply (docs/rules/README.md): where the die is
  * still to be rolled, perft N is the sum of perft N over the faces. */
 static uint64_t perft_rec(const game_t *g, position_t *pos, int depth, const atomic_bool *stop);
 

@@ -1,5 +1,5 @@
 /* perft.h: counting move sequences, the test and benchmark of move generation.
- * Per shared/rules/README.md: a finished game has no moves, repetition is
+ * Per docs/rules/README.md: a finished game has no moves, repetition is
  * ignored, and a roll of the die is no ply (perft N at a chance node sums
  * perft N over the outcomes, each a branch, unweighted). */
 #ifndef DENHAM_PERFT_H

@@ -326,12 +326,23 @@ bool record_append(record_t *r, const char *text, char *err, size_t errlen)
         if (record_legal_moves(r, legal) == 0)
             return setup_fail(err, errlen, "move '%s': the game is already over", word);
         move_t m = g->parse_move(&r->pos, word);
+        if (m == MOVE_NONE && game_at_chance(g, &r->pos)) {
+            /* A bad face of the die is the roller's error, not a player's:
+             * nothing is forfeited, and the message says so. */
+            char rolls[160] = "";
+            size_t used = 0;
+            for (int i = 0, count = record_legal_moves(r, legal); i < count && used < sizeof rolls; i++) {
+                char face[GAME_MOVE_TEXT_MAX];
+                g->move_text(&r->pos, legal[i], face, sizeof face);
+                used += (size_t)snprintf(rolls + used, sizeof rolls - used, "%s%s", i ? " " : "", face);
+            }
+            snprintf(err, errlen, "'%s' is not a roll of the die here (the rolls: %s)", word, rolls);
+            return false;
+        }
         if (m == MOVE_NONE) {
             /* The player to move loses (PROTOCOL.md): a runner that never
-             * checks moves must still see the game end. A bad face of the
-             * die is the roller's error, not a player's. */
-            if (!game_at_chance(g, &r->pos))
-                r->forfeit_by = g->to_move(&r->pos);
+             * checks moves must still see the game end. */
+            r->forfeit_by = g->to_move(&r->pos);
             return setup_fail(err, errlen, "illegal move '%s'", word);
         }
         if (!record_play(r, m))

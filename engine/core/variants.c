@@ -2,6 +2,7 @@
 #include "variants.h"
 
 #include <string.h>
+#include <strings.h>
 
 #include "../games/brandubh.h"
 #include "../games/brax.h"
@@ -31,7 +32,7 @@ const game_t *variants_default(void) { return variant_list[0]; }
 const game_t *variants_find(const char *name)
 {
     for (int i = 0; i < VARIANT_COUNT; i++)
-        if (strcmp(variant_list[i]->name, name) == 0)
+        if (strcasecmp(variant_list[i]->name, name) == 0) /* GUIs capitalise: "Brandubh" */
             return variant_list[i];
     return NULL;
 }

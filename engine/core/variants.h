@@ -6,7 +6,7 @@
 
 /* The variant the engine starts with. */
 const game_t *variants_default(void);
-/* The variant called name, or NULL. */
+/* The variant called name, in any case, or NULL. */
 const game_t *variants_find(const char *name);
 /* The i-th variant in the order the protocol lists them, or NULL past the end. */
 const game_t *variants_at(int i);

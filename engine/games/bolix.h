@@ -1,6 +1,6 @@
 /*
  * bolix.h: Bolix (Bollux, Boku; Rob Nelson 1994) on the 80-cell hex board,
- * per shared/rules/bolix.md. Player 0 (team 0) is Black, who places first;
+ * per docs/rules/bolix.md. Player 0 (team 0) is Black, who places first;
  * player 1 is White.
  *
  * Cells are named by column a-j and number (a1-a6, b1-b7, c1-c8, d1-d9,

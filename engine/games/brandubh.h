@@ -1,6 +1,6 @@
 /*
  * brandubh.h: Brandubh, the 7x7 tafl game, in its two versions
- * (shared/rules/brandubh.md). Player 0 (team 0) is the attackers, who move
+ * (docs/rules/brandubh.md). Player 0 (team 0) is the attackers, who move
  * first; player 1 (team 1) is the defenders with the king.
  *
  * Position string: the board from rank 7 down to rank 1, ranks separated by

@@ -2,7 +2,7 @@
  * brax.c: Brax on 128-bit bitboards.
  *
  * Point index = row * 9 + column (a1 = 0, i9 = 80). The board colouring
- * lives in one pair of tables (shared/rules/brax.md); from it we precompute
+ * lives in one pair of tables (docs/rules/brax.md); from it we precompute
  * each point's 1-step neighbours and, per colour, its 2-step paths (middle
  * and end), so move generation and threat detection are mask tests.
  *

@@ -1,5 +1,5 @@
 /*
- * brax.h: Brax (Denham, 1889) and its variants, per shared/rules/brax.md:
+ * brax.h: Brax (Denham, 1889) and its variants, per docs/rules/brax.md:
  * `brax`, `brax-zillions`, `brax-easy`, `brax-hunt` for two players, and
  * the team games `brax-3p` and `brax-4p`. Team 0 is red, team 1 blue.
  * Two players: player 0 is Red, who moves first; player 1 is Blue.

@@ -1,6 +1,6 @@
 /*
  * brax_ending.c: two men against one (and one against one), solved by
- * retrograde analysis from the rules of shared/rules/brax.md, on the
+ * retrograde analysis from the rules of docs/rules/brax.md, on the
  * board's steps and paths as the Brax module lists them (brax_steps,
  * brax_paths); the tests check every position against the module's own
  * moves.

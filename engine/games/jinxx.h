@@ -1,5 +1,5 @@
 /*
- * jinxx.h: Jinxx for 2, 3 and 4 players, per shared/rules/jinxx.md:
+ * jinxx.h: Jinxx for 2, 3 and 4 players, per docs/rules/jinxx.md:
  * `jinxx`, `jinxx-3p`, `jinxx-4p`.
  *
  * Players in turn order: two players South (p1) and North (p2); three

@@ -178,6 +178,7 @@ struct ctx {
     bool dice;         /* the game has chance nodes */
     multiplayer_t multiplayer;
     chance_pruning_t chance_pruning;
+    bool exact; /* the request's: no selective step (search.h) */
     /* Null moves: allowed in this game and search (two sides, no dice),
      * and whether the move into each ply was a pass. */
     bool null_ok;
@@ -1015,7 +1016,7 @@ static score_t chance_node(ctx_t *c, int depth, int ply, score_t alpha, score_t 
         return static_eval(c);
     uint64_t key = tt_key(c);
     tt_hit_t hit;
-    if (tt_probe(&c->s->tt, key, ply, &hit) && hit.depth >= depth &&
+    if (!c->exact && tt_probe(&c->s->tt, key, ply, &hit) && hit.depth >= depth &&
         (hit.bound == TT_EXACT || (hit.bound == TT_LOWER && hit.score >= beta) ||
          (hit.bound == TT_UPPER && hit.score <= alpha)))
         return hit.score;
@@ -1082,13 +1083,26 @@ static score_t null_move_score(ctx_t *c, int depth, int ply, score_t beta)
     return sc;
 }
 
+/* An exact search's leaf: the result of a finished game, else the static
+ * value. */
+static score_t exact_leaf(ctx_t *c, int ply)
+{
+    count_node(c, ply);
+    outcome_t o;
+    if (c->g->decided(&c->pos, &o))
+        return terminal_score(c, o, ply);
+    if (c->g->count_moves(&c->pos) == 0)
+        return terminal_score(c, c->g->outcome(&c->pos), ply);
+    return static_eval(c);
+}
+
 static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta, bool pv_node)
 {
     c->pv_len[ply] = 0;
     if (c->dice && at_chance(c))
         return chance_node(c, depth, ply, alpha, beta, pv_node);
     if (depth <= 0)
-        return qsearch(c, ply, 0, alpha, beta);
+        return c->exact ? exact_leaf(c, ply) : qsearch(c, ply, 0, alpha, beta);
     count_node(c, ply);
     if (c->stopped)
         return 0;
@@ -1117,7 +1131,7 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
     uint64_t key = tt_key(c);
     tt_hit_t hit = {0};
     bool found = tt_probe(&c->s->tt, key, ply, &hit);
-    if (found && !pv_node && hit.depth >= depth &&
+    if (found && !pv_node && !c->exact && hit.depth >= depth &&
         (hit.bound == TT_EXACT || (hit.bound == TT_LOWER && hit.score >= beta) ||
          (hit.bound == TT_UPPER && hit.score <= alpha)))
         return hit.score;
@@ -1141,7 +1155,7 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
         if (k > 0) {
             memcpy(moves, answers, (size_t)k * sizeof *moves);
             pk.n = k;
-            if (k == 1 && ply < 2 * c->root_depth)
+            if (k == 1 && ply < 2 * c->root_depth && !c->exact)
                 depth++;
         }
     }
@@ -1154,7 +1168,7 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
     }
 
     bool ordinary_beta = beta > -SCORE_WIN_BOUND && beta < SCORE_WIN_BOUND;
-    score_t eval = !pv_node && !respond && ply > 0 && ordinary_beta ? static_eval(c) : -SCORE_INF;
+    score_t eval = !pv_node && !respond && ply > 0 && ordinary_beta && !c->exact ? static_eval(c) : -SCORE_INF;
 
     /* 6. Reverse futility: far above beta near the leaves, a quiet move will
      * not bring the score back down. Never against a win or loss bound: an
@@ -1245,7 +1259,7 @@ static score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta
             int r = 0;
             if (depth >= 3 && i >= 2 && quiet && c->null_ok)
                 r = lmr_table[depth < 64 ? depth : 63][i < 64 ? i : 63] - pv_node - killer;
-            else if (depth >= 3 && i >= 3 && quiet) /* games with dice or more sides: as measured there */
+            else if (depth >= 3 && i >= 3 && quiet && !c->exact) /* games with dice or more sides: as measured there */
                 r = 1 + (i >= 8) + (depth >= 8 && i >= 16);
             if (r > depth - 2)
                 r = depth - 2;
@@ -1336,7 +1350,8 @@ static void ctx_init(ctx_t *c, searcher_t *s, const search_request_t *req, int i
     c->dice = c->g->chance_outcomes != NULL;
     c->multiplayer = c->g->hand_turn ? req->multiplayer : MULTI_PARANOID;
     c->chance_pruning = req->chance_pruning;
-    c->null_ok = c->g->pass_turn && !c->dice && !c->free_for_all;
+    c->exact = req->exact;
+    c->null_ok = c->g->pass_turn && !c->dice && !c->free_for_all && !c->exact;
     /* Keep the most recent part of the history that fits beside a full line. */
     int keep = req->history_len < KEYS_MAX - MAX_PLY - 2 ? req->history_len : KEYS_MAX - MAX_PLY - 2;
     if (keep > 0)

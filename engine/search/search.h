@@ -55,6 +55,11 @@ typedef enum chance_pruning {
     CHANCE_STAR2,      /* Star1 after a probing pass for a fail high */
 } chance_pruning_t;
 
+/* The searches measured strongest (README, "Jinxx"): what `go`, `bench`
+ * and `denham analyse` use unless an option says otherwise. */
+#define SEARCH_MULTIPLAYER_DEFAULT MULTI_PARANOID
+#define SEARCH_CHANCE_DEFAULT CHANCE_STAR2
+
 /* In games with dice a won game is worth CHANCE_WIN and a lost one
  * -CHANCE_WIN, whatever its distance: scores are expected values over the
  * rolls, never mate scores. */
@@ -97,6 +102,12 @@ typedef struct search_request {
     /* MultiPV: the best multipv root moves (at most SEARCH_MULTIPV_MAX),
      * each with its line, reported each; 0 or 1 for the best only. */
     int multipv;
+    /* For tests: no selective step (no reduction, pruning, extension,
+     * table cut-off or quiescence; a leaf is its static value), so that a
+     * search of depth d returns the plain minimax / expectimax value of
+     * depth d, which every exact pruning (alpha-beta, PVS, aspiration,
+     * Star1, Star2) must leave unchanged. */
+    bool exact;
 } search_request_t;
 
 typedef struct search_result {
