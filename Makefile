@@ -15,13 +15,17 @@ $(shell mkdir -p build; [ "$$(cat build/arch 2>/dev/null)" = "$(ARCH)" ] || echo
 LDLIBS  := -lpthread -lm
 
 LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/search/*.c) protocol/protocol.c protocol/otep.c \
-            protocol/otn.c protocol/out.c protocol/analyse.c protocol/play.c
+            protocol/otn.c protocol/out.c protocol/analyse.c protocol/play.c protocol/describe.c \
+            protocol/http.c protocol/serve.c build/gen/web_assets.c
 TEST_SRC := $(wildcard tests/*.c) tests/fuzz/targets.c tests/fuzz/session.c
 FUZZ_TARGETS := protocol session fen moves match_args otep openings
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 MATCH_SRC := bench/match.c bench/match_args.c bench/engine_proc.c bench/stats.c bench/textbuf.c
+# The web app (web/), built into the binary as a generated table.
+WEB_FILES := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
+
 # Shared by the tests and the benchmarks.
 BENCH_LIB := bench/long_game.c
 
@@ -29,6 +33,14 @@ BENCH_LIB := bench/long_game.c
 # that deps has just installed.
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck_pic -lsubunit -lm -lrt -pthread)
+
+build/embed_web: protocol/embed_web.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) -O1 -o $@ $<
+
+build/gen/web_assets.c: build/embed_web $(WEB_FILES)
+	@mkdir -p $(dir $@)
+	build/embed_web $(WEB_FILES) > $@.tmp && mv $@.tmp $@
 
 # Release objects drop assertions; test objects keep them, so the suite
 # checks the invariants as it runs.

@@ -135,7 +135,7 @@ static void score_text(const pv_line_t *l, bool json, char *buf, size_t len)
 }
 
 /* JSON string escaping of s into buf. */
-static void json_string(const char *s, char *buf, size_t len)
+static void json_quote(const char *s, char *buf, size_t len)
 {
     size_t n = 0;
     buf[n++] = '"';
@@ -161,7 +161,7 @@ static void print_line(FILE *out, const options_t *o, const record_t *r, int ind
     g->move_text(&r->pos, l->pv[0], mv, sizeof mv);
     if (o->json) {
         static char pos_json[1 << 16];
-        json_string(position, pos_json, sizeof pos_json);
+        json_quote(position, pos_json, sizeof pos_json);
         fprintf(out, "{\"index\":%d,\"position\":%s,\"multipv\":%d,\"bestmove\":\"%s\",\"score\":%s,\"depth\":%d,"
                      "\"seldepth\":%d,\"nodes\":%llu,",
                 index, pos_json, k + 1, mv, score, l->depth, l->seldepth, (unsigned long long)l->nodes);
@@ -192,8 +192,8 @@ static void print_error(FILE *out, const options_t *o, int index, const char *po
 {
     if (o->json) {
         static char pos_json[1 << 16], why_json[512];
-        json_string(position, pos_json, sizeof pos_json);
-        json_string(why, why_json, sizeof why_json);
+        json_quote(position, pos_json, sizeof pos_json);
+        json_quote(why, why_json, sizeof why_json);
         fprintf(out, "{\"index\":%d,\"position\":%s,\"error\":%s}\n", index, pos_json, why_json);
     } else {
         fprintf(out, "%d error %s\n", index, why);

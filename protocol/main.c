@@ -7,6 +7,7 @@
 #include "otep.h"
 #include "play.h"
 #include "protocol.h"
+#include "serve.h"
 
 #define OTEP_MOVETIME_MS 5000
 
@@ -23,6 +24,8 @@ static int usage(FILE *out, int status)
                  "[FILE]\n"
                  "       denham suite [--variant V] [--depth N | --movetime MS | --nodes N] FILE\n"
                  "       denham play [variant] [--movetime MS] [--skill 0-20] [--side p1|p2|p3|p4|both|none]\n"
+                 "       denham serve [--port N] [--host ADDR] [--engine CMD] [--max-sessions N] [--idle-seconds N]\n"
+                 "                                            the board in a browser (prints the address to open)\n"
                  "       denham --help                        this text\n");
     return status;
 }
@@ -41,6 +44,8 @@ int main(int argc, char **argv)
         return analyse_main(argc - 2, argv + 2, stdout);
     if (strcmp(argv[1], "play") == 0)
         return play_main(argc - 2, argv + 2, stdin, stdout);
+    if (strcmp(argv[1], "serve") == 0)
+        return serve_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "suite") == 0)
         return suite_main(argc - 2, argv + 2, stdout);
     if (strcmp(argv[1], "otep") == 0) {

@@ -17,6 +17,7 @@
 #include "../engine/core/record.h"
 #include "../engine/core/variants.h"
 #include "../engine/search/bench.h"
+#include "describe.h"
 #include "../engine/search/search.h"
 #include "../engine/search/skill.h"
 #include "out.h"
@@ -820,6 +821,22 @@ static void cmd_query(engine_t *e, const tokens_t *tk)
 
 /* Runs one command line; false for quit. `rest` is the untokenised text
  * after the command word. */
+/* layout, state, legalmoves: one line each, the word and a JSON object
+ * (PROTOCOL.md, "Describing the game"). */
+static void cmd_describe(engine_t *e, const char *what)
+{
+    json_t j;
+    json_init(&j);
+    bool ok = strcmp(what, "layout") == 0  ? describe_layout(e->game, &j)
+              : strcmp(what, "state") == 0 ? describe_state(e->rec, &j)
+                                           : describe_moves(e->rec, &j);
+    if (ok)
+        say(e, "%s %s", what, j.buf);
+    else
+        ERROR(e, "%s: %s", what, j.failed ? "out of memory" : "this game has no description");
+    json_free(&j);
+}
+
 /* `help`: the commands, one line each, and where to read more. As info
  * strings, so that a GUI that sends it by mistake reads nothing else. */
 static void cmd_help(engine_t *e)
@@ -837,6 +854,7 @@ static void cmd_help(engine_t *e)
         "  d | moves | eval                the board, the legal moves, the evaluation's terms",
         "  bench [depth]                   the search benchmark",
         "  query gameover|p1turn|turn|players|chance|result",
+        "  layout | state | legalmoves     the board, the position and the legal moves as JSON, for GUIs",
         "  help                            this text",
         "The whole language: PROTOCOL.md; the rules of every game: docs/rules/.",
     };
@@ -878,6 +896,8 @@ static bool dispatch(engine_t *e, tokens_t *tk, const char *rest)
     else if (strcmp(c, "bench") == 0) cmd_bench(e, tk);
     else if (strcmp(c, "query") == 0) cmd_query(e, tk);
     else if (strcmp(c, "help") == 0) cmd_help(e);
+    else if (strcmp(c, "layout") == 0 || strcmp(c, "state") == 0 || strcmp(c, "legalmoves") == 0)
+        cmd_describe(e, c);
     else if (strcmp(c, "ponderhit") == 0) {
         if (e->searching && search_pondering(e->searcher))
             search_ponderhit(e->searcher);

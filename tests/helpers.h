@@ -51,5 +51,6 @@ Suite *suite_fuzz(void);
 Suite *suite_record(void);
 Suite *suite_otep(void);
 Suite *suite_cli(void);
+Suite *suite_describe(void);
 
 #endif

@@ -10,6 +10,7 @@
  * values), updated by make and unmake: nothing rescans the board.
  */
 #include "bolix.h"
+#include "bolix_view.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -855,4 +856,7 @@ const game_t bolix = {
     .parse_move = bolix_parse_move,
     .move_key = bolix_move_key,
     .chance_outcomes = NULL,
+    .view_board = bolix_view_board,
+    .view_position = bolix_view_position,
+    .view_move = bolix_view_move,
 };

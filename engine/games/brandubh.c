@@ -9,6 +9,7 @@
  * landing squares is four shift expressions per position.
  */
 #include "brandubh.h"
+#include "brandubh_view.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -786,6 +787,9 @@ static const char *const bench_fens[] = {
         .parse_move = bdb_parse_move,                                                                            \
         .move_key = bdb_move_key,                                                                                \
         .chance_outcomes = NULL,                                                                                 \
+        .view_board = bdb_view_board,                                                                            \
+        .view_position = bdb_view_position,                                                                      \
+        .view_move = bdb_view_move,                                                                              \
     }
 
 BRANDUBH_GAME(brandubh_v1, "brandubh", "Brandubh, 7x7 tafl, version 1", v1);

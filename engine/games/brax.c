@@ -20,6 +20,7 @@
  * old two-sided code and the hash of a two-player position is unchanged.
  */
 #include "brax.h"
+#include "brax_view.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -1586,6 +1587,9 @@ static const char *const bench_fens_hunt[] = {
         .probe_ending = probe,                                                                                   \
         .prepare = prep,                                                                                         \
         .chance_outcomes = NULL,                                                                                 \
+        .view_board = brax_view_board,                                                                           \
+        .view_position = brax_view_position,                                                                     \
+        .view_move = brax_view_move,                                                                             \
     }
 
 BRAX_GAME(brax_denham, "brax", "Brax (Denham, 1889)", brax, bench_fens, 2, brax_probe_ending, prepare_brax, NULL, NULL,

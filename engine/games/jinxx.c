@@ -13,6 +13,7 @@
  * a roll is a move: the six faces are the moves of a chance node.
  */
 #include "jinxx.h"
+#include "jinxx_view.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -888,6 +889,9 @@ static const char *const bench_4p[] = {
         .move_key = jinxx_move_key,                                                                              \
         .chance_outcomes = jinxx_chance_outcomes,                                                                \
         .hand_turn = jinxx_hand_turn,                                                                            \
+        .view_board = jinxx_view_board,                                                                          \
+        .view_position = jinxx_view_position,                                                                    \
+        .view_move = jinxx_view_move,                                                                            \
     }
 
 JINXX_GAME(jinxx_2p, "jinxx", "Jinxx for two: South against North", 2, bench_2p, "South", "North");

@@ -1,0 +1,89 @@
+/* view.c: see view.h. */
+#include "view.h"
+
+
+void view_cell(json_t *j, const char *id, double x, double y, const char *shape, const char *fill,
+               const char *kind)
+{
+    json_object(j);
+    json_kstring(j, "id", id);
+    json_knumber(j, "x", x);
+    json_knumber(j, "y", y);
+    json_kstring(j, "shape", shape);
+    if (fill)
+        json_kstring(j, "fill", fill);
+    if (kind)
+        json_kstring(j, "kind", kind);
+    json_end(j);
+}
+
+void view_label(json_t *j, const char *text, double x, double y)
+{
+    json_object(j);
+    json_kstring(j, "text", text);
+    json_knumber(j, "x", x);
+    json_knumber(j, "y", y);
+    json_end(j);
+}
+
+void view_link(json_t *j, const char *a, const char *b, const char *color)
+{
+    json_object(j);
+    json_kstring(j, "a", a);
+    json_kstring(j, "b", b);
+    json_kstring(j, "color", color);
+    json_end(j);
+}
+
+void view_colors(json_t *j, const char *const *colors, int seats)
+{
+    json_key(j, "colors");
+    json_array(j);
+    for (int i = 0; i < seats; i++)
+        json_string(j, colors[i]);
+    json_end(j);
+}
+
+void view_piece(json_t *j, int owner, const char *kind, const char *label, double size)
+{
+    json_object(j);
+    json_kint(j, "owner", owner);
+    json_kstring(j, "kind", kind);
+    if (label)
+        json_kstring(j, "label", label);
+    json_knumber(j, "size", size);
+    json_end(j);
+}
+
+void view_move_members(json_t *j, const char *const *clicks, int n_clicks, const char *const *removes,
+                       int n_removes, bool call, const char *label)
+{
+    json_key(j, "clicks");
+    json_array(j);
+    for (int i = 0; i < n_clicks; i++)
+        json_string(j, clicks[i]);
+    json_end(j);
+    json_key(j, "removes");
+    json_array(j);
+    for (int i = 0; i < n_removes; i++)
+        json_string(j, removes[i]);
+    json_end(j);
+    json_kbool(j, "call", call);
+    if (label)
+        json_kstring(j, "label", label);
+}
+
+void view_square_name(int file, int rank, char out[4])
+{
+    /* Boards have at most 26 files and 99 ranks. */
+    out[0] = (char)('a' + file % 26);
+    int r = (rank % 99) + 1;
+    if (r < 10) {
+        out[1] = (char)('0' + r);
+        out[2] = 0;
+    } else {
+        out[1] = (char)('0' + r / 10);
+        out[2] = (char)('0' + r % 10);
+        out[3] = 0;
+    }
+}

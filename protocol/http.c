@@ -1,0 +1,266 @@
+/* http.c: see http.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "http.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* The end of the line starting at c (its CR LF or LF), or NULL when the
+ * buffer ends first. */
+static const char *line_end(const char *c, const char *end)
+{
+    const char *nl = memchr(c, '\n', (size_t)(end - c));
+    return nl;
+}
+
+static bool token_char(char c)
+{
+    return isalnum((unsigned char)c) || (c && strchr("!#$%&'*+-.^_`|~", c));
+}
+
+/* Copies a header value, trimmed, if it fits; false if it does not. */
+static bool keep_value(char *dst, size_t cap, const char *v, size_t n)
+{
+    while (n && (*v == ' ' || *v == '\t'))
+        v++, n--;
+    while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+        n--;
+    if (n >= cap)
+        return false;
+    memcpy(dst, v, n);
+    dst[n] = 0;
+    return true;
+}
+
+static int parse_request_line(const char *c, size_t n, http_request_t *req)
+{
+    const char *sp1 = memchr(c, ' ', n);
+    if (!sp1 || sp1 == c || (size_t)(sp1 - c) >= HTTP_METHOD_MAX)
+        return 400;
+    for (const char *m = c; m < sp1; m++)
+        if (!token_char(*m))
+            return 400;
+    memcpy(req->method, c, (size_t)(sp1 - c));
+    req->method[sp1 - c] = 0;
+    const char *target = sp1 + 1, *end = c + n;
+    const char *sp2 = memchr(target, ' ', (size_t)(end - target));
+    if (!sp2 || sp2 == target || *target != '/')
+        return 400;
+    size_t version_len = (size_t)(end - sp2 - 1);
+    if (version_len != 8 || strncmp(sp2 + 1, "HTTP/1.", 7) != 0)
+        return strncmp(sp2 + 1, "HTTP/", 5) == 0 ? 505 : 400;
+    if (sp2[8] != '0' && sp2[8] != '1')
+        return 505;
+    size_t path_len = strcspn(target, "? ");
+    if (target + path_len > sp2)
+        path_len = (size_t)(sp2 - target);
+    for (size_t i = 0; i < path_len; i++)
+        if ((unsigned char)target[i] <= 0x20 || (unsigned char)target[i] >= 0x7f)
+            return 400;
+    memcpy(req->path, target, path_len);
+    req->path[path_len] = 0;
+    return 200;
+}
+
+static int parse_header(const char *c, size_t n, http_request_t *req)
+{
+    const char *colon = memchr(c, ':', n);
+    if (!colon || colon == c)
+        return 400;
+    for (const char *k = c; k < colon; k++)
+        if (!token_char(*k)) /* no blank before the colon (RFC 9112 5.1) */
+            return 400;
+    for (size_t i = 0; i < n; i++)
+        if ((c[i] < 0x20 && c[i] != '\t') || c[i] == 0x7f)
+            return 400;
+    size_t key_len = (size_t)(colon - c), value_len = n - key_len - 1;
+    const char *value = colon + 1;
+#define IS(name) (key_len == strlen(name) && strncasecmp(c, name, key_len) == 0)
+    if (IS("Host")) {
+        if (req->host[0] || !keep_value(req->host, sizeof req->host, value, value_len))
+            return 400; /* two Hosts, or one too long */
+    } else if (IS("Origin")) {
+        if (!keep_value(req->origin, sizeof req->origin, value, value_len))
+            return 400;
+        req->has_origin = true;
+    } else if (IS("Last-Event-ID")) {
+        if (!keep_value(req->last_event_id, sizeof req->last_event_id, value, value_len))
+            return 400;
+    } else if (IS("Content-Length")) {
+        char text[24];
+        if (req->content_length >= 0 || !keep_value(text, sizeof text, value, value_len) || !text[0])
+            return 400;
+        for (const char *d = text; *d; d++)
+            if (!isdigit((unsigned char)*d))
+                return 400;
+        if (strlen(text) > 9 || atol(text) > HTTP_BODY_MAX)
+            return 413;
+        req->content_length = atol(text);
+    } else if (IS("Transfer-Encoding")) {
+        return 411;
+    }
+#undef IS
+    return 200;
+}
+
+int http_parse(const char *buf, size_t len, http_request_t *req)
+{
+    memset(req, 0, sizeof *req);
+    req->content_length = -1;
+    const char *c = buf, *end = buf + len;
+    const char *nl = line_end(c, end);
+    if (!nl)
+        return len > HTTP_LINE_MAX ? 414 : HTTP_INCOMPLETE;
+    size_t n = (size_t)(nl - c);
+    if (n > HTTP_LINE_MAX)
+        return 414;
+    if (n && c[n - 1] == '\r')
+        n--;
+    int status = parse_request_line(c, n, req);
+    if (status != 200)
+        return status;
+    int headers = 0;
+    for (c = nl + 1;; c = nl + 1) {
+        if ((size_t)(c - buf) > HTTP_HEAD_MAX)
+            return 431;
+        nl = line_end(c, end);
+        if (!nl)
+            return len > HTTP_HEAD_MAX ? 431 : HTTP_INCOMPLETE;
+        n = (size_t)(nl - c);
+        if (n && c[n - 1] == '\r')
+            n--;
+        if (n == 0)
+            break;
+        if (++headers > HTTP_HEADERS_MAX)
+            return 431;
+        if (c[0] == ' ' || c[0] == '\t') /* obsolete line folding */
+            return 400;
+        status = parse_header(c, n, req);
+        if (status != 200)
+            return status;
+    }
+    req->head_len = (size_t)(nl + 1 - buf);
+    if (req->head_len > HTTP_HEAD_MAX)
+        return 431;
+    if (!req->host[0])
+        return 400; /* HTTP/1.1 requires Host, and the Host check needs it */
+    return 200;
+}
+
+const char *http_reason(int status)
+{
+    switch (status) {
+    case 200: return "OK";
+    case 201: return "Created";
+    case 202: return "Accepted";
+    case 204: return "No Content";
+    case 400: return "Bad Request";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
+    case 409: return "Conflict";
+    case 411: return "Length Required";
+    case 413: return "Content Too Large";
+    case 414: return "URI Too Long";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 503: return "Service Unavailable";
+    case 505: return "HTTP Version Not Supported";
+    default: return "Error";
+    }
+}
+
+/* Splits "name:port" (or "[v6]:port"); false when malformed. */
+static bool split_host(const char *host, char *name, size_t cap, int *port)
+{
+    const char *colon = host[0] == '[' ? strstr(host, "]:") : strrchr(host, ':');
+    if (!colon)
+        return false;
+    if (host[0] == '[')
+        colon++;
+    size_t n = (size_t)(colon - host);
+    if (n == 0 || n >= cap)
+        return false;
+    memcpy(name, host, n);
+    name[n] = 0;
+    const char *p = colon + 1;
+    if (!*p || strlen(p) > 5)
+        return false;
+    for (const char *d = p; *d; d++)
+        if (!isdigit((unsigned char)*d))
+            return false;
+    *port = atoi(p);
+    return true;
+}
+
+static bool ip_literal(const char *name)
+{
+    if (name[0] == '[')
+        return name[strlen(name) - 1] == ']' && strspn(name + 1, "0123456789abcdefABCDEF:.]") == strlen(name) - 1;
+    int dots = 0;
+    for (const char *c = name; *c; c++) {
+        if (*c == '.')
+            dots++;
+        else if (!isdigit((unsigned char)*c))
+            return false;
+    }
+    return dots == 3;
+}
+
+bool http_host_allowed(const char *host, const char *listen_host, int port)
+{
+    char name[HTTP_VALUE_MAX];
+    int p;
+    if (!split_host(host, name, sizeof name, &p) || p != port)
+        return false;
+    if (strcasecmp(name, "localhost") == 0 || strcmp(name, "127.0.0.1") == 0 || strcmp(name, "[::1]") == 0)
+        return true;
+    char listen_name[HTTP_VALUE_MAX];
+    snprintf(listen_name, sizeof listen_name, strchr(listen_host, ':') ? "[%s]" : "%s", listen_host);
+    if (strcasecmp(name, listen_name) == 0)
+        return true;
+    bool every_address = strcmp(listen_host, "0.0.0.0") == 0 || strcmp(listen_host, "::") == 0;
+    return every_address && ip_literal(name);
+}
+
+bool http_origin_allowed(const char *origin, const char *host)
+{
+    return strncmp(origin, "http://", 7) == 0 && strcasecmp(origin + 7, host) == 0;
+}
+
+size_t http_sse_frame(char *out, size_t cap, unsigned long long id, const char *event, const char *data)
+{
+    if (strpbrk(data, "\r\n") || (event && strpbrk(event, "\r\n")))
+        return 0;
+    int n = event ? snprintf(out, cap, "id: %llu\nevent: %s\ndata: %s\n\n", id, event, data)
+                  : snprintf(out, cap, "id: %llu\ndata: %s\n\n", id, data);
+    return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+}
+
+bool http_command_ok(const char *body, size_t len, const char **why)
+{
+    if (len == 0) {
+        *why = "the command is empty";
+        return false;
+    }
+    if (len > HTTP_BODY_MAX) {
+        *why = "the command is too long";
+        return false;
+    }
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)body[i];
+        if (c == '\n' || c == '\r' || c == 0) {
+            *why = "a command is one line: no line break or NUL byte";
+            return false;
+        }
+        if ((c < 0x20 && c != '\t') || c == 0x7f) {
+            *why = "the command has a control character";
+            return false;
+        }
+    }
+    return true;
+}

@@ -1,0 +1,20 @@
+/* serve.h: `denham serve` (serve.c). */
+#ifndef DENHAM_SERVE_H
+#define DENHAM_SERVE_H
+
+#include <stdint.h>
+
+typedef struct serve_config {
+    const char *host;   /* the address to listen on (127.0.0.1) */
+    int port;           /* 8080; 0: any free port (printed) */
+    const char *engine; /* a shell command, or NULL: this binary */
+    int max_sessions;   /* engines at once (8) */
+    int64_t idle_ms;    /* a session without a command for this long is closed (10 minutes) */
+} serve_config_t;
+
+/* Serves until SIGINT or SIGTERM; the exit status. */
+int serve_run(const serve_config_t *cfg);
+/* The command line after `serve`. */
+int serve_main(int argc, char **argv);
+
+#endif

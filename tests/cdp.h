@@ -1,0 +1,51 @@
+/*
+ * cdp.h: a headless Chromium driven over the DevTools protocol on a pipe
+ * (--remote-debugging-pipe: JSON messages ended by a NUL byte on file
+ * descriptors 3 and 4), for the browser tests: open a page, evaluate
+ * script in it, click at a point with real mouse events, take a
+ * screenshot. No WebSocket, no library.
+ */
+#ifndef DENHAM_CDP_H
+#define DENHAM_CDP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct cdp {
+    pid_t pid;
+    int to_fd, from_fd;
+    int next_id;
+    char session[128]; /* the page's session id */
+    char *buf;         /* what has been read and not yet used */
+    size_t len, cap;
+    char profile[256];
+} cdp_t;
+
+/* The Chromium binary (CHROMIUM in the environment, else the Debian
+ * package's), or NULL when there is none. */
+const char *cdp_browser(void);
+/* Starts the browser with a page of width x height; false if it cannot. */
+bool cdp_start(cdp_t *c, int width, int height);
+void cdp_stop(cdp_t *c);
+/* Sends a method with params (a JSON object's text, or NULL) to the page
+ * (or to the browser when to_page is false); returns the whole response
+ * (malloc'd; free it) or NULL after timeout_ms. */
+char *cdp_call(cdp_t *c, bool to_page, const char *method, const char *params, int timeout_ms);
+/* Goes to url and waits for the load event. */
+bool cdp_navigate(cdp_t *c, const char *url);
+/* Evaluates a JavaScript expression (awaited when it is a promise); its
+ * value as JSON text (malloc'd), or NULL when it threw or timed out. */
+char *cdp_eval(cdp_t *c, const char *expression, int timeout_ms);
+/* Waits until expression is true; false at timeout_ms. */
+bool cdp_wait(cdp_t *c, const char *expression, int timeout_ms);
+/* A real left click at the page's point (CSS pixels). */
+bool cdp_click(cdp_t *c, double x, double y);
+/* The centre of the first element matching a CSS selector; false if none. */
+bool cdp_centre(cdp_t *c, const char *selector, double *x, double *y);
+/* Writes a PNG of the page to path. */
+bool cdp_screenshot(cdp_t *c, const char *path);
+/* Sets the file of an <input type=file> matched by selector. */
+bool cdp_set_file(cdp_t *c, const char *selector, const char *path);
+
+#endif

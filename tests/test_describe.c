@@ -1,0 +1,249 @@
+/* test_describe.c: the descriptions for GUIs (`layout`, `state`,
+ * `legalmoves`) in every variant, over random games: valid JSON, every
+ * cell they name on the board the layout draws, every legal move listed
+ * once and told apart by its clicks and label, captures shown as removals,
+ * and the protocol commands' lines. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/core/record.h"
+#include "../engine/core/rng.h"
+#include "../engine/core/variants.h"
+#include "../protocol/describe.h"
+#include "../protocol/protocol.h"
+#include "helpers.h"
+#include "json_check.h"
+
+#define CELLS_MAX 256
+
+typedef struct board_ids {
+    int n;
+    char id[CELLS_MAX][16];
+} board_ids_t;
+
+static bool has_id(const board_ids_t *b, const char *id)
+{
+    for (int i = 0; i < b->n; i++)
+        if (strcmp(b->id[i], id) == 0)
+            return true;
+    return false;
+}
+
+/* The layout of g, checked, and the names of its cells. */
+static void read_layout(const game_t *g, board_ids_t *ids)
+{
+    json_t j;
+    json_init(&j);
+    ck_assert(describe_layout(g, &j));
+    ck_assert_msg(json_valid(j.buf), "%s layout: %s", g->name, j.buf);
+    const char *cells = json_member(j.buf, "cells");
+    ck_assert_ptr_nonnull(cells);
+    ids->n = json_length(cells);
+    ck_assert_int_gt(ids->n, 0);
+    ck_assert_int_le(ids->n, CELLS_MAX);
+    for (int i = 0; i < ids->n; i++) {
+        const char *cell = json_element(cells, i);
+        ck_assert(json_string_at(json_member(cell, "id"), ids->id[i], sizeof ids->id[i]));
+        ck_assert_ptr_nonnull(json_member(cell, "x"));
+        ck_assert_ptr_nonnull(json_member(cell, "shape"));
+        for (int k = 0; k < i; k++)
+            ck_assert_msg(strcmp(ids->id[k], ids->id[i]) != 0, "%s: cell %s twice", g->name, ids->id[i]);
+    }
+    ck_assert_int_eq(json_length(json_member(j.buf, "colors")), g->players);
+    ck_assert_int_eq(json_length(json_member(j.buf, "seats")), g->players);
+    const char *links = json_member(j.buf, "links");
+    for (int i = 0; links && i < json_length(links); i++) {
+        char a[16], b[16];
+        ck_assert(json_string_at(json_member(json_element(links, i), "a"), a, sizeof a) && has_id(ids, a));
+        ck_assert(json_string_at(json_member(json_element(links, i), "b"), b, sizeof b) && has_id(ids, b));
+    }
+    json_free(&j);
+}
+
+/* The state of r: valid, every piece on a cell of the layout. Returns how
+ * many pieces it shows. */
+static int check_state(const record_t *r, const board_ids_t *ids)
+{
+    json_t j;
+    json_init(&j);
+    ck_assert(describe_state(r, &j));
+    ck_assert_msg(json_valid(j.buf), "%s state: %s", r->game->name, j.buf);
+    const char *pieces = json_member(j.buf, "pieces");
+    int count = 0;
+    for (int i = 0; i < json_length(pieces); i++) {
+        const char *p = json_element(pieces, i);
+        char cell[16];
+        ck_assert(json_string_at(json_member(p, "cell"), cell, sizeof cell));
+        ck_assert_msg(has_id(ids, cell), "%s: piece on unknown cell %s", r->game->name, cell);
+        const char *stack = json_member(p, "stack");
+        ck_assert_int_gt(json_length(stack), 0);
+        for (int k = 0; k < json_length(stack); k++) {
+            int owner = atoi(json_member(json_element(stack, k), "owner"));
+            ck_assert(owner >= 0 && owner < r->game->players);
+            count++;
+        }
+    }
+    char fen[GAME_FEN_MAX], shown[GAME_FEN_MAX];
+    r->game->write_fen(&r->pos, fen, sizeof fen);
+    ck_assert(json_string_at(json_member(j.buf, "fen"), shown, sizeof shown));
+    ck_assert_str_eq(fen, shown);
+    ck_assert_int_eq(atoi(json_member(j.buf, "turn")), r->game->to_move(&r->pos));
+    json_free(&j);
+    return count;
+}
+
+/* The moves of r: one entry per legal move, in the game's notation, clicks
+ * on the layout's cells, and no two moves with the same clicks and label
+ * (a person can enter every move). */
+static void check_moves(const record_t *r, const board_ids_t *ids)
+{
+    const game_t *g = r->game;
+    json_t j;
+    json_init(&j);
+    ck_assert(describe_moves(r, &j));
+    ck_assert_msg(json_valid(j.buf), "%s moves: %s", g->name, j.buf);
+    move_t legal[MAX_MOVES];
+    int n = record_legal_moves(r, legal);
+    const char *moves = json_member(j.buf, "moves");
+    ck_assert_int_eq(json_length(moves), n);
+    bool chance = strncmp(json_member(j.buf, "chance"), "true", 4) == 0;
+    ck_assert(chance == game_at_chance(g, &r->pos));
+    static char keys[MAX_MOVES][128];
+    for (int i = 0; i < n; i++) {
+        const char *m = json_element(moves, i);
+        char text[GAME_MOVE_TEXT_MAX], label[64] = "";
+        ck_assert(json_string_at(json_member(m, "move"), text, sizeof text));
+        move_t mv = g->parse_move(&r->pos, text);
+        ck_assert_msg(mv != MOVE_NONE && move_in(mv, legal, n), "%s: '%s' is not legal", g->name, text);
+        json_string_at(json_member(m, "label"), label, sizeof label);
+        const char *clicks = json_member(m, "clicks");
+        size_t len = (size_t)snprintf(keys[i], sizeof keys[i], "%s|", label);
+        for (int k = 0; k < json_length(clicks); k++) {
+            char cell[16];
+            ck_assert(json_string_at(json_element(clicks, k), cell, sizeof cell));
+            ck_assert_msg(has_id(ids, cell), "%s '%s': click on unknown cell %s", g->name, text, cell);
+            len += (size_t)snprintf(keys[i] + len, sizeof keys[i] - len, "%s,", cell);
+        }
+        if (chance)
+            ck_assert_int_gt(atoi(json_member(m, "weight")), 0);
+        /* Captures show what they take, and only captures do. */
+        const char *removes = json_member(m, "removes");
+        for (int k = 0; k < json_length(removes); k++) {
+            char cell[16];
+            ck_assert(json_string_at(json_element(removes, k), cell, sizeof cell) && has_id(ids, cell));
+        }
+        if (!chance && g->players == 2 && !g->chance_outcomes)
+            ck_assert_msg((json_length(removes) > 0) == ((mv & MOVE_CAPTURE) != 0), "%s '%s': removes %d", g->name,
+                          text, json_length(removes));
+        for (int k = 0; k < i; k++)
+            ck_assert_msg(strcmp(keys[k], keys[i]) != 0, "%s: two moves entered as %s", g->name, keys[i]);
+    }
+    json_free(&j);
+}
+
+START_TEST(every_variant_describes_its_games)
+{
+    const game_t *g = variants_at(_i);
+    board_ids_t ids;
+    read_layout(g, &ids);
+    rng_t rng = {2026 + (uint64_t)_i};
+    static record_t r;
+    int positions = 0, with_pieces = 0;
+    for (int game = 0; game < 6; game++) {
+        position_t start;
+        g->set_start(&start);
+        ck_assert(record_init(&r, g, &start));
+        for (int ply = 0; ply < 80; ply++) {
+            if (check_state(&r, &ids) > 0)
+                with_pieces++;
+            check_moves(&r, &ids);
+            positions++;
+            move_t moves[MAX_MOVES];
+            int n = record_legal_moves(&r, moves);
+            if (n == 0)
+                break;
+            ck_assert(record_play(&r, moves[rng_below(&rng, (uint32_t)n)]));
+        }
+    }
+    record_free(&r);
+    ck_assert_int_gt(positions, 100);
+    ck_assert_int_gt(with_pieces, 50);
+}
+END_TEST
+
+/* The protocol's lines: the word, a space, one JSON object. */
+START_TEST(commands_answer_one_json_line_each)
+{
+    const char *input = "setoption name UCI_Variant value bolix\nposition startpos moves e5 f6\nlayout\nstate\n"
+                        "legalmoves\nposition startpos moves e5 zz\nstate\n";
+    char *out_buf = NULL;
+    size_t out_len = 0;
+    FILE *in = fmemopen((void *)input, strlen(input), "r"), *out = open_memstream(&out_buf, &out_len);
+    ck_assert_int_eq(protocol_run(in, out), 0);
+    fclose(in);
+    fclose(out);
+    static const char *const words[] = {"layout ", "state ", "legalmoves ", "state "};
+    const char *line = out_buf;
+    for (int k = 0; k < 4; k++) {
+        line = strstr(line, words[k]);
+        ck_assert_msg(line, "%s", out_buf);
+        line += strlen(words[k]);
+        char *end = strchr(line, '\n');
+        ck_assert_ptr_nonnull(end);
+        char *copy = strndup(line, (size_t)(end - line));
+        ck_assert_msg(json_valid(copy), "%s", copy);
+        if (k == 1)
+            ck_assert_int_eq(json_length(json_member(copy, "pieces")), 2);
+        if (k == 3) { /* after an illegal move: the game over, won by Black */
+            const char *result = json_member(copy, "result");
+            ck_assert_ptr_nonnull(result);
+            ck_assert(strncmp(json_member(result, "kind"), "\"win\"", 5) == 0);
+            ck_assert(strncmp(json_member(result, "players"), "[0]", 3) == 0);
+        }
+        free(copy);
+        line = end;
+    }
+    free(out_buf);
+}
+END_TEST
+
+START_TEST(json_checker_refuses_what_is_not_json)
+{
+    static const char *const bad[] = {"", "{", "{\"a\":}", "[1,]", "{\"a\" 1}", "01", "\"\\x\"", "[1] 2", "nul"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(!json_valid(bad[i]), "accepted '%s'", bad[i]);
+    ck_assert(json_valid("{\"a\":[1,-2.5e3,true,null,{\"b\":\"c\\n\"}]}"));
+    json_t j;
+    json_init(&j);
+    json_object(&j);
+    json_kstring(&j, "quote\"", "line\nbreak\x01");
+    json_key(&j, "list");
+    json_array(&j);
+    json_int(&j, -7);
+    json_number(&j, 0.25);
+    json_bool(&j, false);
+    json_null(&j);
+    json_end(&j);
+    json_end(&j);
+    ck_assert_str_eq(j.buf, "{\"quote\\\"\":\"line\\nbreak\\u0001\",\"list\":[-7,0.25,false,null]}");
+    ck_assert(json_valid(j.buf));
+    json_free(&j);
+}
+END_TEST
+
+Suite *suite_describe(void)
+{
+    Suite *s = suite_create("describe");
+    TCase *tc = tcase_create("describe");
+    tcase_set_timeout(tc, 300);
+    int variants = 0;
+    while (variants_at(variants))
+        variants++;
+    tcase_add_loop_test(tc, every_variant_describes_its_games, 0, variants);
+    tcase_add_test(tc, commands_answer_one_json_line_each);
+    tcase_add_test(tc, json_checker_refuses_what_is_not_json);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,720 @@
+// app.js: Denham's board in the browser. Every board, piece and legal move
+// comes from the engine through PROTOCOL.md (`layout`, `state`,
+// `legalmoves`, `go`, `info`): this file knows no game's rules. A game
+// added to the engine appears here unchanged.
+
+import { Board } from './board.js';
+import { EngineSession } from './session.js';
+
+const $ = (id) => document.getElementById(id);
+
+const app = {
+  session: new EngineSession(),
+  board: null,
+  variants: [],
+  layout: null,
+  state: null,
+  legal: [],
+  game: { start: 'startpos', moves: [] }, // the moves played, in the game's notation
+  view: null, // in replay: how many of the moves are shown
+  seats: [], // 'human' or 'engine', per seat
+  evals: [], // per ply: centipawns for player 1's side, or null
+  lines: [], // the analysis lines (MultiPV)
+  searching: null, // {kind: 'move'|'analysis', token}
+  token: 0,
+  lastError: null,
+  busy: Promise.resolve(),
+  replayGames: [],
+  settings: { movetime: 1000, skill: 20, threads: 1, multipv: 1 },
+};
+window.denham = app; // for tests and the curious
+
+// ---- helpers ----
+
+function showError(message) {
+  const e = $('error');
+  e.textContent = message;
+  e.hidden = !message;
+}
+
+function status(text) { $('status').textContent = text; }
+
+// Runs engine work one piece at a time, in the order asked.
+function exclusive(fn) {
+  const run = app.busy.then(fn, fn);
+  app.busy = run.catch((err) => showError(err.message));
+  return run;
+}
+
+function shownMoves() { return app.view === null ? app.game.moves : app.game.moves.slice(0, app.view); }
+
+function positionCommand(moves = shownMoves()) {
+  return moves.length ? `position ${app.game.start} moves ${moves.join(' ')}` : `position ${app.game.start}`;
+}
+
+function seatName(i) {
+  const s = app.layout && app.layout.seats[i];
+  return s ? s.name : `p${i + 1}`;
+}
+
+function twoSides() { return app.layout && app.layout.teams.length === 2; }
+
+// ---- engine lines ----
+
+function onEngineLine(line) {
+  const log = $('log');
+  log.textContent = (log.textContent + line + '\n').slice(-20000);
+  if (line.startsWith('info string error:')) {
+    app.lastError = line.slice('info string error:'.length).trim();
+  }
+  if (line.startsWith('info ') && / pv /.test(line) && app.searching) readInfo(line);
+}
+
+function parseInfo(line) {
+  const w = line.split(' ');
+  const info = { multipv: 1, pv: [] };
+  for (let i = 1; i < w.length; i++) {
+    const k = w[i];
+    if (k === 'pv') { info.pv = w.slice(i + 1); break; }
+    if (k === 'score') {
+      info.kind = w[i + 1];
+      info.value = parseInt(w[i + 2], 10);
+      i += 2;
+      if (w[i + 1] === 'lowerbound' || w[i + 1] === 'upperbound') info.bound = w[++i];
+    } else if (['depth', 'seldepth', 'multipv', 'nodes', 'nps', 'time', 'hashfull', 'tbhits'].includes(k)) {
+      info[k] = parseInt(w[++i], 10);
+    } else if (k === 'currmove' || k === 'currmovenumber' || k === 'string') {
+      return null;
+    }
+  }
+  return info.depth ? info : null;
+}
+
+function scoreText(info) {
+  if (info.kind === 'mate') return `#${info.value}`;
+  const v = (info.value / 100).toFixed(2);
+  return info.value > 0 ? `+${v}` : v;
+}
+
+// Centipawns for the side to move, mates as +-10000 less their distance.
+function centipawns(info) {
+  if (info.kind === 'mate') return info.value > 0 ? 10000 - info.value : -10000 - info.value;
+  return info.value;
+}
+
+function readInfo(line) {
+  const info = parseInfo(line);
+  if (!info || info.bound) return;
+  app.lines[info.multipv - 1] = info;
+  app.lines.length = Math.max(app.lines.length, info.multipv);
+  renderAnalysis();
+  if (info.multipv === 1) {
+    const first = app.legal.find((m) => m.move === info.pv[0]);
+    app.board.setBestLine(first && first.clicks.length >= 2 ? first.clicks : null);
+    recordEval(shownMoves().length, centipawns(info));
+  }
+}
+
+function recordEval(ply, cp) {
+  if (!app.state || !app.layout) return;
+  const team = app.layout.seats[app.state.turn].team;
+  const forFirst = team === app.layout.seats[0].team ? cp : -cp;
+  app.evals[ply] = Math.max(-1000, Math.min(1000, forFirst));
+  renderPlot();
+}
+
+function renderAnalysis() {
+  const box = $('analysis');
+  box.replaceChildren();
+  for (const info of app.lines) {
+    if (!info) continue;
+    const div = document.createElement('div');
+    div.className = 'line';
+    const score = document.createElement('span');
+    score.className = 'score';
+    score.textContent = scoreText(info);
+    div.append(score, ` d${info.depth} ${info.nodes ?? ''} nodes  ${info.pv.slice(0, 12).join(' ')}`);
+    div.dataset.multipv = info.multipv;
+    box.append(div);
+  }
+}
+
+function renderPlot() {
+  const svg = $('plot');
+  svg.replaceChildren();
+  const n = Math.max(app.game.moves.length, 1);
+  const ns = 'http://www.w3.org/2000/svg';
+  const axis = document.createElementNS(ns, 'line');
+  Object.entries({ x1: 0, y1: 50, x2: 300, y2: 50, stroke: '#bbb', 'stroke-width': 0.5 }).forEach(([k, v]) => axis.setAttribute(k, v));
+  svg.append(axis);
+  const pts = [];
+  app.evals.forEach((cp, ply) => {
+    if (cp === null || cp === undefined) return;
+    const x = (ply / n) * 300, y = 50 - (Math.tanh(cp / 400) * 45);
+    pts.push(`${x.toFixed(1)},${y.toFixed(1)}`);
+  });
+  if (pts.length) {
+    const line = document.createElementNS(ns, 'polyline');
+    Object.entries({ points: pts.join(' '), fill: 'none', stroke: '#b5651d', 'stroke-width': 1.5 }).forEach(([k, v]) => line.setAttribute(k, v));
+    svg.append(line);
+  }
+  const at = shownMoves().length;
+  const cursor = document.createElementNS(ns, 'line');
+  Object.entries({ x1: (at / n) * 300, y1: 0, x2: (at / n) * 300, y2: 100, stroke: '#1d6fd6', 'stroke-width': 0.8 }).forEach(([k, v]) => cursor.setAttribute(k, v));
+  svg.append(cursor);
+  svg.dataset.points = String(pts.length);
+}
+
+// ---- searches ----
+
+// Ends the running search, if any: its bestmove goes to the waiter that
+// search registered, which now knows it is stale. Safe to call at any time
+// (a person's click need not wait for Denham's move to finish).
+function interrupt() {
+  const s = app.searching;
+  if (!s) return;
+  app.searching = null;
+  app.token++;
+  app.stopping = s.answer.catch(() => {});
+  app.session.send('stop').catch(() => {});
+}
+
+// Ends any search and waits for its bestmove, so that the next command
+// (a `go` above all) finds the engine idle.
+async function stopSearch() {
+  interrupt();
+  if (!app.stopping) return;
+  const late = new Promise((resolve) => setTimeout(resolve, 10000));
+  await Promise.race([app.stopping, late]);
+  app.stopping = null;
+}
+
+async function applySettings() {
+  const s = app.settings;
+  await app.session.send(`setoption name Threads value ${s.threads}`);
+  await app.session.send(`setoption name MultiPV value ${s.multipv}`);
+  await app.session.send(`setoption name Skill Level value ${s.skill}`);
+}
+
+async function engineMove() {
+  const token = ++app.token;
+  const answer = app.session.expect('bestmove', app.settings.movetime + 30000);
+  app.searching = { kind: 'move', token, answer };
+  app.lines = [];
+  status(`${seatName(app.state.turn)} (Denham) is thinking…`);
+  await app.session.send(`go movetime ${app.settings.movetime}`);
+  let line;
+  try {
+    line = await answer;
+  } catch (err) {
+    if (token !== app.token) return null;
+    // No answer in time: the engine hangs. Start another and go on.
+    app.searching = null;
+    showError(`${err.message}: the engine was restarted`);
+    await restartEngine();
+    return null;
+  }
+  if (token !== app.token) return null; // stopped for a newer position
+  app.searching = null;
+  const move = line.split(' ')[1];
+  return move && move !== '(none)' ? move : null;
+}
+
+async function startAnalysis() {
+  if (!$('analyse').checked || app.searching || !app.state || app.state.result || app.state.chance) return;
+  const token = ++app.token;
+  app.lines = [];
+  app.searching = { kind: 'analysis', token, answer: app.session.expect('bestmove', 24 * 3600 * 1000) };
+  app.searching.answer.catch(() => {});
+  await app.session.send('go infinite');
+}
+
+// ---- the game ----
+
+async function sync() {
+  app.lastError = null;
+  await app.session.send(positionCommand());
+  const state = await app.session.describe('state');
+  const legal = await app.session.describe('legalmoves');
+  if (app.lastError) {
+    const why = app.lastError;
+    app.lastError = null;
+    throw new Error(why);
+  }
+  app.state = state;
+  app.legal = legal.moves;
+  render();
+}
+
+function humanToMove() {
+  return app.view === null && app.state && !app.state.result && !app.state.chance && app.seats[app.state.turn] === 'human';
+}
+
+function render() {
+  const st = app.state;
+  const human = humanToMove();
+  const prev = shownMoves().length ? app.lastLegalEntry : null;
+  app.board.setLastMove(prev || null);
+  app.board.setBestLine(null);
+  app.board.setPosition(st, app.legal, human);
+  // Moves without a cell (pass, reroll, a pass with a call): buttons.
+  const specials = $('specials');
+  specials.replaceChildren();
+  if (human) {
+    for (const m of app.legal.filter((x) => x.clicks.length === 0)) {
+      const b = document.createElement('button');
+      b.textContent = m.label || m.move;
+      b.dataset.move = m.move;
+      b.addEventListener('click', () => playMove(m.move));
+      specials.append(b);
+    }
+  }
+  $('chooser').hidden = true;
+  const banner = $('banner');
+  if (st && st.result) {
+    const who = st.result.kind === 'win' ? `${st.result.players.map(seatName).join(' and ')} won` : 'Drawn';
+    banner.textContent = `${who}: ${st.result.reason}`;
+    banner.hidden = false;
+  } else {
+    banner.hidden = true;
+  }
+  if (st && !st.result) {
+    const die = st.die ? `, rolled ${st.die}` : '';
+    const notes = (st.notes || []).join('; ');
+    status(`${seatName(st.turn)} to move${die}${st.chance ? ', the die to roll' : ''}${notes ? ' — ' + notes : ''}`);
+  } else if (st) {
+    status('Game over');
+  }
+  $('fen-shown').textContent = st ? st.fen : '';
+  renderMoveList();
+  renderPlot();
+}
+
+function renderMoveList() {
+  const ol = $('moves');
+  ol.replaceChildren();
+  app.game.moves.forEach((m, i) => {
+    const li = document.createElement('li');
+    li.textContent = m;
+    if (app.view !== null && i === app.view - 1) li.className = 'current';
+    ol.append(li);
+  });
+  ol.scrollTop = ol.scrollHeight;
+}
+
+// After every change: roll the die, let Denham move, or wait for a person.
+async function advance() {
+  for (let guard = 0; guard < 2000; guard++) {
+    const st = app.state;
+    if (!st || st.result || app.view !== null) return;
+    if (st.chance) {
+      const face = rollDie(app.legal);
+      status(`${seatName(st.turn)} rolls… ${face}`);
+      await new Promise((r) => setTimeout(r, 350));
+      app.lastLegalEntry = null;
+      app.game.moves.push(face);
+      await sync();
+      continue;
+    }
+    if (app.seats[st.turn] !== 'engine') {
+      await startAnalysis();
+      return;
+    }
+    const move = await engineMove();
+    if (!move) return;
+    if (app.state !== st) return; // the game changed meanwhile
+    app.lastLegalEntry = app.legal.find((m) => m.move === move) || null;
+    app.game.moves.push(move);
+    await sync();
+  }
+}
+
+// A face of the die, each with its weight.
+function rollDie(faces) {
+  const total = faces.reduce((s, f) => s + (f.weight || 1), 0);
+  const bytes = new Uint32Array(1);
+  crypto.getRandomValues(bytes);
+  let r = (bytes[0] / 2 ** 32) * total;
+  for (const f of faces) {
+    r -= f.weight || 1;
+    if (r < 0) return f.move;
+  }
+  return faces[faces.length - 1].move;
+}
+
+function playMove(move) {
+  return exclusive(async () => {
+    if (!humanToMove()) return;
+    await stopSearch();
+    app.lastLegalEntry = app.legal.find((m) => m.move === move) || null;
+    app.game.moves.push(move);
+    try {
+      await sync();
+    } catch (err) {
+      app.game.moves.pop();
+      await sync();
+      throw new Error(`'${move}': ${err.message}`);
+    }
+    showError('');
+    await advance();
+  });
+}
+
+function chooseBetween(moves, canGoOn) {
+  const box = $('chooser');
+  box.replaceChildren();
+  const title = document.createElement('span');
+  title.textContent = canGoOn ? 'Play, or click on to go further:' : 'Which move?';
+  box.append(title);
+  for (const m of moves) {
+    const b = document.createElement('button');
+    b.textContent = m.label || m.move;
+    b.dataset.move = m.move;
+    b.addEventListener('click', () => { box.hidden = true; playMove(m.move); });
+    box.append(b);
+  }
+  const cancel = document.createElement('button');
+  cancel.textContent = 'Cancel';
+  cancel.addEventListener('click', () => { box.hidden = true; app.board.clearSelection(); });
+  box.append(cancel);
+  box.hidden = false;
+  box.querySelector('button').focus();
+}
+
+async function newGame(variant, start = 'startpos') {
+  interrupt();
+  await exclusive(async () => {
+    await stopSearch();
+    await app.session.send(`setoption name UCI_Variant value ${variant}`);
+    await applySettings();
+    await app.session.send('ucinewgame');
+    await app.session.ask('isready', 'readyok');
+    app.layout = await app.session.describe('layout');
+    app.board.setLayout(app.layout);
+    if (app.seats.length !== app.layout.players) {
+      app.seats = app.layout.seats.map((_, i) => (i === 0 ? 'human' : 'engine'));
+    }
+    app.game = { start, moves: [] };
+    app.view = null;
+    app.evals = [];
+    app.lines = [];
+    app.lastLegalEntry = null;
+    renderAnalysis();
+    renderSeats();
+    $('variant').value = variant;
+    history.replaceState(null, '', `#${variant}`);
+    await sync();
+  });
+  return exclusive(advance);
+}
+
+function renderSeats() {
+  const box = $('seats');
+  box.replaceChildren();
+  app.layout.seats.forEach((s, i) => {
+    const row = document.createElement('div');
+    row.className = 'seat';
+    const sw = document.createElement('span');
+    sw.className = 'swatch';
+    sw.style.background = app.layout.colors[i];
+    const label = document.createElement('label');
+    label.textContent = `${s.name} `;
+    const sel = document.createElement('select');
+    sel.dataset.seat = i;
+    for (const [v, t] of [['human', 'a person'], ['engine', 'Denham']]) {
+      const o = document.createElement('option');
+      o.value = v;
+      o.textContent = t;
+      sel.append(o);
+    }
+    sel.value = app.seats[i];
+    sel.addEventListener('change', () => setSeats(app.seats.map((x, k) => (k === i ? sel.value : x))));
+    label.append(sel);
+    row.append(sw, label);
+    box.append(row);
+  });
+}
+
+function setSeats(seats) {
+  interrupt();
+  return exclusive(async () => {
+    await stopSearch();
+    app.seats = seats;
+    renderSeats();
+    render();
+  }).then(() => exclusive(advance));
+}
+
+function undo() {
+  interrupt();
+  return exclusive(async () => {
+    await stopSearch();
+    if (app.view !== null || app.game.moves.length === 0) return;
+    // Back to the last position where a person chose a move.
+    do {
+      app.game.moves.pop();
+      await sync();
+    } while (app.game.moves.length > 0 && (app.state.chance || app.seats[app.state.turn] !== 'human'));
+    app.evals.length = app.game.moves.length + 1;
+    app.lastLegalEntry = null;
+    render();
+    await startAnalysis();
+  });
+}
+
+async function restartEngine() {
+  await app.session.restart();
+  await new Promise((r) => setTimeout(r, 300));
+  await app.session.send('uci');
+  await app.session.send(`setoption name UCI_Variant value ${app.layout.variant}`);
+  await applySettings();
+  await app.session.ask('isready', 'readyok');
+  await sync();
+}
+
+// ---- replay of a match ----
+
+// One line of denham-match's games file: index, variant, seats, result,
+// reason, opening, and the game as a position argument.
+function parseGameLine(line) {
+  const f = line.split('\t');
+  if (f.length < 8) return null;
+  const pos = f[7].trim();
+  const m = /^(startpos|fen .*?)(?: moves (.*))?$/.exec(pos);
+  if (!m) return null;
+  return { index: f[0], variant: f[1], p1: f[2], p2: f[3], result: f[4], reason: f[5], start: m[1], moves: m[2] ? m[2].trim().split(/\s+/) : [] };
+}
+
+function loadGames(text) {
+  const games = text.split(/\r?\n/).map(parseGameLine).filter(Boolean);
+  if (!games.length) throw new Error('no game found: a games file has tab-separated lines of eight fields');
+  app.replayGames = games;
+  const list = $('games-list');
+  list.replaceChildren();
+  games.forEach((g, i) => {
+    const o = document.createElement('option');
+    o.value = i;
+    o.textContent = `#${g.index} ${g.variant}: ${g.p1} vs ${g.p2}, ${g.result} (${g.reason})`;
+    list.append(o);
+  });
+  list.value = '0';
+  return replayGame(0);
+}
+
+async function replayGame(i) {
+  const g = app.replayGames[i];
+  if (!g) return;
+  app.seats = [];
+  await newGame(g.variant, g.start);
+  await exclusive(async () => {
+    app.seats = app.layout.seats.map(() => 'human');
+    app.game = { start: g.start, moves: g.moves };
+    app.view = 0;
+    renderSeats();
+    await sync();
+    updateReplayWhere();
+  });
+  evaluateReplay(g);
+}
+
+// The evaluation plot of a replayed game: a short search of every position.
+function evaluateReplay(g) {
+  const moves = g.moves;
+  for (let ply = 0; ply <= moves.length; ply++) {
+    exclusive(async () => {
+      if (app.game.moves !== moves) return; // another game meanwhile
+      await app.session.send(positionCommand(moves.slice(0, ply)));
+      const st = await app.session.describe('state');
+      if (st.result || st.chance) return;
+      let last = null;
+      const seen = (line) => { if (line.startsWith('info depth')) last = parseInfo(line) || last; };
+      app.session.lineHandlers.push(seen);
+      await app.session.ask('go depth 5', 'bestmove', 60000);
+      app.session.lineHandlers.splice(app.session.lineHandlers.indexOf(seen), 1);
+      if (last) {
+        const team = app.layout.seats[st.turn].team;
+        const cp = centipawns(last);
+        app.evals[ply] = Math.max(-1000, Math.min(1000, team === app.layout.seats[0].team ? cp : -cp));
+        renderPlot();
+      }
+    });
+  }
+  exclusive(() => sync());
+}
+
+function stepReplay(to) {
+  if (app.view === null) return Promise.resolve();
+  return exclusive(async () => {
+    app.view = Math.max(0, Math.min(app.game.moves.length, to));
+    app.lastLegalEntry = null;
+    await sync();
+    updateReplayWhere();
+  });
+}
+
+function updateReplayWhere() {
+  $('replay-where').textContent = app.view === null ? '' : `move ${app.view} of ${app.game.moves.length}`;
+}
+
+// ---- controls ----
+
+function readSettings() {
+  const num = (id, lo, hi, dflt) => {
+    const v = parseInt($(id).value, 10);
+    return Number.isFinite(v) ? Math.max(lo, Math.min(hi, v)) : dflt;
+  };
+  app.settings = {
+    movetime: num('movetime', 10, 600000, 1000), skill: num('skill', 0, 20, 20),
+    threads: num('threads', 1, 64, 1), multipv: num('multipv', 1, 8, 1),
+  };
+  return exclusive(async () => {
+    await stopSearch();
+    await applySettings();
+    await startAnalysis();
+  });
+}
+
+function wire() {
+  $('variant').addEventListener('change', (e) => newGame(e.target.value));
+  $('new-game').addEventListener('click', () => newGame(app.layout.variant));
+  $('undo').addEventListener('click', undo);
+  $('flip').addEventListener('click', () => { app.board.setFlipped(!app.board.flipped); });
+  $('preset').addEventListener('change', (e) => {
+    const n = app.layout.players, v = e.target.value;
+    e.target.value = '';
+    const seats = Array.from({ length: n }, (_, i) => {
+      if (v === 'people') return 'human';
+      if (v === 'watch') return 'engine';
+      const mine = v === 'first' ? 0 : 1;
+      return app.layout.seats[i].team === app.layout.seats[mine].team ? 'human' : 'engine';
+    });
+    setSeats(seats);
+  });
+  $('move-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = $('move-input').value.trim();
+    if (!text) return;
+    if (!humanToMove()) { showError('It is not a person\'s turn.'); return; }
+    $('move-input').value = '';
+    playMove(text);
+  });
+  $('fen-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const fen = $('fen-input').value.trim();
+    if (!fen) return;
+    exclusive(async () => {
+      await stopSearch();
+      const before = app.game;
+      app.game = { start: `fen ${fen}`, moves: [] };
+      app.view = null;
+      app.evals = [];
+      try {
+        await sync();
+      } catch (err) {
+        app.game = before;
+        await sync();
+        throw err;
+      }
+      showError('');
+    }).then(() => exclusive(advance));
+  });
+  $('copy-position').addEventListener('click', async () => {
+    const text = positionCommand(app.game.moves);
+    try {
+      await navigator.clipboard.writeText(text);
+      status('Copied: ' + text);
+    } catch {
+      status(text);
+    }
+  });
+  for (const id of ['movetime', 'skill', 'threads', 'multipv']) $(id).addEventListener('change', readSettings);
+  $('analyse').addEventListener('change', () => exclusive(async () => {
+    await stopSearch();
+    app.lines = [];
+    renderAnalysis();
+    app.board.setBestLine(null);
+    await startAnalysis();
+  }));
+  $('restart-engine').addEventListener('click', () => exclusive(async () => {
+    app.searching = null;
+    app.token++;
+    await restartEngine();
+  }).then(() => exclusive(advance)));
+  $('games-file').addEventListener('change', async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    if (file.size > 20 * 1024 * 1024) { showError('That file is larger than 20 MB.'); return; }
+    try { await loadGames(await file.text()); showError(''); } catch (err) { showError(err.message); }
+  });
+  $('games-load').addEventListener('click', async () => {
+    try { await loadGames($('games-paste').value); showError(''); } catch (err) { showError(err.message); }
+  });
+  $('games-list').addEventListener('change', (e) => replayGame(parseInt(e.target.value, 10)));
+  $('replay-start').addEventListener('click', () => stepReplay(0));
+  $('replay-back').addEventListener('click', () => stepReplay(app.view - 1));
+  $('replay-next').addEventListener('click', () => stepReplay(app.view + 1));
+  $('replay-end').addEventListener('click', () => stepReplay(app.game.moves.length));
+  document.addEventListener('keydown', (e) => {
+    if (e.target.closest('input, textarea, select')) return;
+    if (e.key === 'ArrowLeft') stepReplay(app.view - 1);
+    else if (e.key === 'ArrowRight') stepReplay(app.view + 1);
+    else if (e.key === 'Escape') { $('chooser').hidden = true; app.board.clearSelection(); }
+    else if (e.key === 'f') $('flip').click();
+    else if (e.key === 'u') $('undo').click();
+    else if (e.key === 'n') $('new-game').click();
+    else return;
+    e.preventDefault();
+  });
+}
+
+function onEngineState(info) {
+  if (info.state === 'crashed' || info.state === 'down') {
+    showError(`The engine stopped (${info.detail}). ${info.state === 'down' ? 'Reload the page.' : 'A new one is starting; the game is sent again.'}`);
+    app.searching = null;
+    app.token++;
+  } else if (info.state === 'restarted') {
+    exclusive(async () => {
+      await app.session.send('uci');
+      await app.session.send(`setoption name UCI_Variant value ${app.layout.variant}`);
+      await applySettings();
+      await app.session.ask('isready', 'readyok');
+      await sync();
+    }).then(() => exclusive(advance));
+  } else if (info.state === 'closed') {
+    showError(`The engine's session ended (${info.detail}). Reload the page for a new one.`);
+  }
+}
+
+async function main() {
+  app.board = new Board($('board'), playMove, chooseBetween);
+  wire();
+  app.session.lineHandlers.push(onEngineLine);
+  app.session.stateHandlers.push(onEngineState);
+  try {
+    await app.session.open();
+  } catch (err) {
+    showError(`No engine: ${err.message}`);
+    status('No engine: see the message below.');
+    return;
+  }
+  const options = [];
+  const collect = (line) => { if (line.startsWith('option ')) options.push(line); };
+  app.session.lineHandlers.push(collect);
+  await app.session.ask('uci', 'uciok');
+  app.session.lineHandlers.splice(app.session.lineHandlers.indexOf(collect), 1);
+  const variantLine = options.find((l) => l.startsWith('option name UCI_Variant '));
+  app.variants = variantLine ? variantLine.split(' var ').slice(1).map((v) => v.trim()) : [];
+  const select = $('variant');
+  for (const v of app.variants) {
+    const o = document.createElement('option');
+    o.value = v;
+    o.textContent = v;
+    select.append(o);
+  }
+  const wanted = decodeURIComponent(location.hash.slice(1));
+  const dflt = /default (\S+)/.exec(variantLine || '');
+  await newGame(app.variants.includes(wanted) ? wanted : dflt ? dflt[1] : app.variants[0]);
+  document.body.dataset.ready = 'true';
+}
+
+main();

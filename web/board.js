@@ -1,0 +1,213 @@
+// board.js: draws what the engine describes (`layout` and `state`) as SVG
+// and turns clicks into moves from `legalmoves`. It knows no game: cells,
+// lines, pieces and the clicks of every move all come from the engine.
+
+const SVG = 'http://www.w3.org/2000/svg';
+const PAD = 0.9; // room for the labels around the board
+
+function el(name, attrs = {}, parent = null) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function hexPoints(x, y, r) {
+  const pts = [];
+  for (let i = 0; i < 6; i++) {
+    const a = (Math.PI / 3) * i;
+    pts.push(`${(x + r * Math.cos(a)).toFixed(3)},${(y + r * Math.sin(a)).toFixed(3)}`);
+  }
+  return pts.join(' ');
+}
+
+// The colour to write on a piece of this colour.
+function inkOn(color) {
+  const m = /^#([0-9a-f]{6})$/i.exec(color || '');
+  if (!m) return '#000';
+  const n = parseInt(m[1], 16);
+  const lum = 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255);
+  return lum > 140 ? '#111' : '#fff';
+}
+
+export class Board {
+  constructor(container, onMove, onChoose) {
+    this.container = container;
+    this.onMove = onMove; // (moveText) => void
+    this.onChoose = onChoose; // (moves, cancel) => void: several moves share the clicks
+    this.layout = null;
+    this.state = null;
+    this.moves = [];
+    this.flipped = false;
+    this.selection = [];
+    this.enabled = false;
+    this.lastMove = null; // the legal-move entry of the move before this position
+    this.bestLine = null; // clicks of the engine's best move
+  }
+
+  setLayout(layout) {
+    this.layout = layout;
+    this.cells = new Map(layout.cells.map((c) => [c.id, c]));
+    this.selection = [];
+    this.render();
+  }
+
+  setPosition(state, moves, enabled) {
+    this.state = state;
+    this.moves = moves || [];
+    this.enabled = enabled;
+    this.selection = [];
+    this.render();
+  }
+
+  setFlipped(f) { this.flipped = f; this.render(); }
+  setBestLine(clicks) { this.bestLine = clicks; this.render(); }
+  setLastMove(entry) { this.lastMove = entry; }
+
+  // Drawing coordinates of a cell, turned round when flipped.
+  at(c) {
+    if (!this.flipped) return [c.x, c.y];
+    return [this.layout.width - c.x, this.layout.height - c.y];
+  }
+
+  cellSize() {
+    const g = this.layout.geometry;
+    return g === 'hex' ? 0.86 : g === 'lines' ? 0.42 : 0.5;
+  }
+
+  render() {
+    const L = this.layout;
+    if (!L) return;
+    this.container.replaceChildren();
+    const svg = el('svg', {
+      viewBox: `${-PAD} ${-PAD} ${L.width + 2 * PAD} ${L.height + 2 * PAD}`,
+      role: 'img', 'aria-label': `${L.variant} board`,
+    }, this.container);
+    this.svg = svg;
+    const g = el('g', {}, svg);
+    for (const link of L.links || []) {
+      const a = this.cells.get(link.a), b = this.cells.get(link.b);
+      const [x1, y1] = this.at(a), [x2, y2] = this.at(b);
+      el('line', { x1, y1, x2, y2, stroke: link.color, 'stroke-width': 0.07, 'stroke-linecap': 'round' }, g);
+    }
+    const last = this.lastMove ? new Set(this.lastMove.clicks) : new Set();
+    for (const c of L.cells) this.drawCell(g, c, last.has(c.id));
+    for (const lab of L.labels || []) {
+      const [x, y] = this.flipped ? [L.width - lab.x, L.height - lab.y] : [lab.x, lab.y];
+      const t = el('text', { x, y, class: 'label' }, g);
+      t.textContent = lab.text;
+    }
+    if (this.state) for (const p of this.state.pieces || []) this.drawStack(g, p);
+    this.drawHints(g);
+  }
+
+  drawCell(g, c, isLast) {
+    const [x, y] = this.at(c);
+    const attrs = { class: `cell cell-${c.shape}`, 'data-cell': c.id, tabindex: -1 };
+    let shape;
+    if (c.shape === 'square') {
+      shape = el('rect', { ...attrs, x: x - 0.5, y: y - 0.5, width: 1, height: 1, fill: c.fill || '#eee', stroke: '#8a7f70', 'stroke-width': 0.02 }, g);
+    } else if (c.shape === 'hex') {
+      shape = el('polygon', { ...attrs, points: hexPoints(x, y, 0.97), fill: c.fill || '#ddd', stroke: '#8a7f70', 'stroke-width': 0.04 }, g);
+    } else if (c.shape === 'slot') {
+      shape = el('rect', { ...attrs, x: x - 0.42, y: y - 0.42, width: 0.84, height: 0.84, rx: 0.12, fill: c.fill || '#ccc', stroke: c.fill || '#888' }, g);
+    } else {
+      // A point: a small dot, and a larger transparent target to click.
+      el('circle', { cx: x, cy: y, r: 0.09, class: 'cell-point', 'pointer-events': 'none' }, g);
+      shape = el('circle', { ...attrs, class: 'cell cell-hit', cx: x, cy: y, r: 0.45, fill: 'transparent' }, g);
+    }
+    shape.addEventListener('click', () => this.click(c.id));
+    if (isLast) el('circle', { cx: x, cy: y, r: this.cellSize() * 0.95, class: 'last' }, g);
+  }
+
+  drawStack(g, p) {
+    const c = this.cells.get(p.cell);
+    if (!c) return;
+    const [x, y] = this.at(c);
+    const base = this.cellSize() * 0.92;
+    const colors = this.layout.colors || [];
+    let top = null;
+    for (const piece of p.stack) {
+      const r = base * (piece.size || 1);
+      const fill = colors[piece.owner] || '#999';
+      if (piece.kind === 'pyramid') {
+        el('rect', { x: x - r, y: y - r, width: 2 * r, height: 2 * r, rx: r * 0.25, fill, class: 'piece' }, g);
+      } else {
+        el('circle', { cx: x, cy: y, r, fill, class: 'piece' }, g);
+        if (piece.kind === 'king') el('circle', { cx: x, cy: y, r: r * 0.55, fill: 'none', stroke: inkOn(fill), 'stroke-width': 0.05 }, g);
+      }
+      top = piece;
+    }
+    if (top && top.label) {
+      const t = el('text', { x, y, class: 'piece-label', fill: inkOn(colors[top.owner]) }, g);
+      t.textContent = p.stack.length > 1 ? p.stack.map((q) => q.label).join('') : top.label;
+      if (p.stack.length > 1) t.setAttribute('font-size', '0.26');
+    }
+    // Pieces also say what they are, for tests and screen readers.
+    const mark = el('g', { 'data-piece': p.cell, 'data-stack': p.stack.map((q) => `${q.owner}:${q.kind}:${q.label || ''}`).join(',') }, g);
+    mark.setAttribute('aria-label', `${p.cell}: ${p.stack.map((q) => `${q.label || q.kind} of seat ${q.owner + 1}`).join(', ')}`);
+  }
+
+  // The moves whose clicks begin with the selection.
+  matching(prefix = this.selection) {
+    return this.moves.filter((m) => m.clicks.length >= prefix.length && prefix.every((c, i) => m.clicks[i] === c));
+  }
+
+  drawHints(g) {
+    const size = this.cellSize();
+    for (const id of this.selection) {
+      const [x, y] = this.at(this.cells.get(id));
+      el('circle', { cx: x, cy: y, r: size * 0.98, class: 'selected' }, g);
+    }
+    if (this.enabled) {
+      const next = new Set();
+      for (const m of this.matching()) if (m.clicks.length > this.selection.length) next.add(m.clicks[this.selection.length]);
+      if (this.selection.length > 0) {
+        for (const id of next) {
+          const [x, y] = this.at(this.cells.get(id));
+          el('circle', { cx: x, cy: y, r: size * 0.3, class: 'target', 'data-target': id }, g);
+        }
+        // What the moves still possible would take.
+        const taken = new Set();
+        for (const m of this.matching()) for (const id of m.removes || []) taken.add(id);
+        for (const id of taken) {
+          const [x, y] = this.at(this.cells.get(id));
+          el('circle', { cx: x, cy: y, r: size * 0.8, class: 'removes' }, g);
+        }
+      }
+    }
+    if (this.bestLine && this.bestLine.length >= 2) {
+      const pts = this.bestLine.map((id) => this.at(this.cells.get(id))).map(([x, y]) => `${x},${y}`).join(' ');
+      el('polyline', { points: pts, class: 'bestline', 'marker-end': '' }, g);
+      const [x, y] = this.at(this.cells.get(this.bestLine[this.bestLine.length - 1]));
+      el('circle', { cx: x, cy: y, r: 0.14, fill: '#1d6fd6', opacity: 0.75, 'pointer-events': 'none' }, g);
+    }
+  }
+
+  clearSelection() {
+    this.selection = [];
+    this.render();
+  }
+
+  click(id) {
+    if (!this.enabled) return;
+    let prefix = [...this.selection, id];
+    if (this.matching(prefix).length === 0) {
+      // Not a continuation: start again from this cell, or let go.
+      prefix = this.matching([id]).length ? [id] : [];
+    }
+    this.selection = prefix;
+    const candidates = this.matching();
+    const exact = candidates.filter((m) => m.clicks.length === prefix.length && prefix.length > 0);
+    const longer = candidates.filter((m) => m.clicks.length > prefix.length);
+    this.render();
+    if (exact.length === 1 && longer.length === 0) {
+      this.selection = [];
+      this.onMove(exact[0].move);
+    } else if (exact.length > 0) {
+      // Several moves end here (a size, a call), or this move can go on (a
+      // capture that may take a second man): the person chooses.
+      this.onChoose(exact, longer.length > 0);
+    }
+  }
+}
