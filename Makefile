@@ -18,7 +18,7 @@ LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/search/*.c) proto
             protocol/otn.c protocol/out.c protocol/analyse.c protocol/play.c protocol/describe.c \
             protocol/http.c protocol/serve.c build/gen/web_assets.c
 TEST_SRC := $(wildcard tests/*.c) tests/fuzz/targets.c tests/fuzz/session.c
-FUZZ_TARGETS := protocol session fen moves match_args otep openings
+FUZZ_TARGETS := protocol session http fen moves match_args otep openings
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all

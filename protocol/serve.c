@@ -80,6 +80,7 @@ typedef struct session {
     pthread_mutex_t write_lock; /* one command at a time on the pipe */
     pthread_t reader;
     bool reader_running;
+    int spawn_state; /* the first engine: 0 starting, 1 running, -1 failed */
 } session_t;
 
 static struct server {
@@ -229,14 +230,24 @@ static bool restart_allowed(session_t *s)
     return true;
 }
 
-/* The reader: engine lines into the ring; at the engine's end, reaps it
- * and, unless the session is closing, starts another. */
+/* The reader: starts the engine, passes its lines into the ring, and at
+ * its end reaps it and, unless the session is closing, starts another.
+ * Engines are started here and only here: an engine dies with the thread
+ * that started it (PR_SET_PDEATHSIG follows the thread), and this thread
+ * lives exactly as long as the session. */
 static void *reader_thread(void *arg)
 {
     session_t *s = arg;
     char *buf = malloc(LINE_MAX_BYTES + 1);
-    if (!buf)
+    bool started = buf && engine_spawn(s);
+    pthread_mutex_lock(&s->lock);
+    s->spawn_state = started ? 1 : -1;
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->lock);
+    if (!started) {
+        free(buf);
         return NULL;
+    }
     for (;;) {
         size_t len = 0;
         for (;;) {
@@ -358,17 +369,24 @@ static session_t *session_open(bool *full)
     s->closing = s->restart_asked = false;
     s->last_active_ms = s->alone_since_ms = timeman_now_ms();
     memset(s->restart_times, 0, sizeof s->restart_times);
+    s->spawn_state = 0;
     pthread_mutex_unlock(&s->lock);
-    bool ok = engine_spawn(s);
-    if (ok) {
-        pthread_attr_t attr;
-        pthread_attr_init(&attr);
-        pthread_attr_setstacksize(&attr, THREAD_STACK);
-        ok = pthread_create(&s->reader, &attr, reader_thread, s) == 0;
-        pthread_attr_destroy(&attr);
-        s->reader_running = ok;
-        if (!ok)
-            engine_stop(s);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, THREAD_STACK);
+    bool ok = pthread_create(&s->reader, &attr, reader_thread, s) == 0;
+    pthread_attr_destroy(&attr);
+    s->reader_running = ok;
+    if (ok) { /* the reader starts the engine: wait for it */
+        pthread_mutex_lock(&s->lock);
+        while (s->spawn_state == 0)
+            pthread_cond_wait(&s->changed, &s->lock);
+        ok = s->spawn_state > 0;
+        pthread_mutex_unlock(&s->lock);
+        if (!ok) {
+            pthread_join(s->reader, NULL);
+            s->reader_running = false;
+        }
     }
     if (!ok) {
         pthread_mutex_lock(&S.lock);
@@ -641,6 +659,13 @@ static void serve_api(int fd, const http_request_t *req, const char *body, size_
     session_t *s = session_find(id);
     if (!s)
         return respond_error(fd, 404, "no such session: it was closed (idle, or its page went away)");
+    pthread_mutex_lock(&s->lock);
+    bool closing = s->closing;
+    pthread_mutex_unlock(&s->lock);
+    if (closing && strcmp(action, "events") != 0) {
+        session_release(s);
+        return respond_error(fd, 404, "no such session: it was closed (idle, or its page went away)");
+    }
     if (strcmp(action, "events") == 0 && get) {
         unsigned long long last = 0;
         if (req->last_event_id[0])
@@ -811,6 +836,11 @@ int serve_run(const serve_config_t *cfg)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    sigset_t stop_signals; /* a parent may have blocked them: they must reach us */
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    pthread_sigmask(SIG_UNBLOCK, &stop_signals, NULL);
 
     bool v6 = strchr(cfg->host, ':') != NULL;
     const char *shown = strcmp(cfg->host, "0.0.0.0") == 0 || strcmp(cfg->host, "::") == 0 ? "127.0.0.1" : cfg->host;

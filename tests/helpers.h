@@ -52,5 +52,7 @@ Suite *suite_record(void);
 Suite *suite_otep(void);
 Suite *suite_cli(void);
 Suite *suite_describe(void);
+Suite *suite_serve(void);
+Suite *suite_web(void);
 
 #endif

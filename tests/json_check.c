@@ -106,7 +106,7 @@ static const char *value(const char *c, int depth)
     }
 }
 
-const char *json_skip(const char *text) { return value(text, 0); }
+const char *json_skip(const char *text) { return text ? value(text, 0) : NULL; }
 
 bool json_valid(const char *text)
 {
@@ -116,6 +116,8 @@ bool json_valid(const char *text)
 
 const char *json_member(const char *text, const char *key)
 {
+    if (!text)
+        return NULL;
     const char *c = blank(text);
     if (*c != '{')
         return NULL;
@@ -140,6 +142,8 @@ const char *json_member(const char *text, const char *key)
 
 const char *json_element(const char *text, int i)
 {
+    if (!text)
+        return NULL;
     const char *c = blank(text);
     if (*c != '[')
         return NULL;
@@ -161,6 +165,8 @@ const char *json_element(const char *text, int i)
 
 int json_length(const char *text)
 {
+    if (!text)
+        return -1;
     const char *c = blank(text);
     if (*c != '[')
         return -1;
@@ -172,6 +178,8 @@ int json_length(const char *text)
 
 bool json_string_at(const char *text, char *out, size_t len)
 {
+    if (!text)
+        return false;
     const char *c = blank(text), *end = string(c);
     if (!end || (size_t)(end - c - 2) >= len)
         return false;

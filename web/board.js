@@ -94,7 +94,7 @@ export class Board {
     for (const c of L.cells) this.drawCell(g, c, last.has(c.id));
     for (const lab of L.labels || []) {
       const [x, y] = this.flipped ? [L.width - lab.x, L.height - lab.y] : [lab.x, lab.y];
-      const t = el('text', { x, y, class: 'label' }, g);
+      const t = el('text', { x, y, class: 'label', 'font-size': (this.cellSize() * 0.75).toFixed(2) }, g);
       t.textContent = lab.text;
     }
     if (this.state) for (const p of this.state.pieces || []) this.drawStack(g, p);

@@ -9,6 +9,7 @@
 #include "../../bench/match.h"
 #include "../../bench/match_args.h"
 #include "../../engine/core/variants.h"
+#include "../../protocol/http.h"
 #include "../../protocol/otep.h"
 #include "../../protocol/protocol.h"
 
@@ -186,9 +187,38 @@ int fuzz_match_args(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* denham serve's request parser and checks on any bytes: what parses must
+ * be consistent (a path, a head inside the bytes, a body within bounds). */
+int fuzz_http(const uint8_t *data, size_t size)
+{
+    if (size > HTTP_HEAD_MAX * 2)
+        size = HTTP_HEAD_MAX * 2;
+    http_request_t req;
+    int status = http_parse((const char *)data, size, &req);
+    if (status == 200) {
+        check(req.path[0] == '/', "path", "http", req.path);
+        check(req.head_len <= size && req.head_len <= HTTP_HEAD_MAX, "head length", "http", req.path);
+        check(req.content_length <= HTTP_BODY_MAX, "body length", "http", req.path);
+        check(req.host[0] != 0, "host", "http", req.path);
+        http_host_allowed(req.host, "127.0.0.1", 8080);
+        http_host_allowed(req.host, "0.0.0.0", 8080);
+        if (req.has_origin)
+            http_origin_allowed(req.origin, req.host);
+        char frame[512];
+        http_sse_frame(frame, sizeof frame, 1, NULL, req.path);
+    } else {
+        check(status == HTTP_INCOMPLETE || (status >= 400 && status < 600), "status", "http", "");
+    }
+    const char *why;
+    if (http_command_ok((const char *)data, size, &why))
+        check(!memchr(data, '\n', size) && !memchr(data, 0, size), "one line", "http", "");
+    return 0;
+}
+
 const fuzz_target_t fuzz_targets[] = {
     {"protocol", fuzz_protocol},
     {"session", fuzz_session},
+    {"http", fuzz_http},
     {"fen", fuzz_fen},
     {"moves", fuzz_moves},
     {"match_args", fuzz_match_args},

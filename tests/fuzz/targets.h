@@ -15,6 +15,8 @@ int fuzz_protocol(const uint8_t *data, size_t size);
 /* Long protocol sessions across every variant, built from the bytes (two
  * a command: tests/fuzz/session.c). */
 int fuzz_session(const uint8_t *data, size_t size);
+/* denham serve's HTTP request parser and its checks. */
+int fuzz_http(const uint8_t *data, size_t size);
 /* Every game's position parser; what parses must write back and parse to
  * the same position and key. */
 int fuzz_fen(const uint8_t *data, size_t size);

@@ -1,0 +1,42 @@
+/* http_client.h: a small HTTP/1.1 client over loopback for the server
+ * tests, and a running `denham serve` to point it at. */
+#ifndef DENHAM_HTTP_CLIENT_H
+#define DENHAM_HTTP_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct served {
+    pid_t pid;
+    int port;
+} served_t;
+
+/* Starts ./denham serve with these extra arguments (space-separated) on a
+ * free port; false if it did not print its address. */
+bool served_start(served_t *s, const char *args);
+/* SIGTERM, then waits; the server's exit status (-1 if it had to be killed). */
+int served_stop(served_t *s);
+
+typedef struct reply {
+    int status;
+    char body[65536];
+} reply_t;
+
+/* A connection to the server (a socket), or -1. */
+int http_connect(int port);
+/* Sends a raw request (the whole text) and reads the reply until the server
+ * closes; status 0 when nothing came. */
+bool http_raw(int port, const char *request, size_t len, reply_t *r);
+/* A request with our own Host (and an Origin when origin is not NULL). */
+bool http_request(int port, const char *method, const char *path, const char *body, const char *origin, reply_t *r);
+/* Opens a connection and sends the head of a request for an event stream;
+ * the socket, to read events from with http_read_until. */
+int http_open_events(int port, const char *id);
+/* Reads from fd until `needle` has been seen or timeout_ms passed; the
+ * text read so far in buf. */
+bool http_read_until(int fd, const char *needle, char *buf, size_t cap, int timeout_ms);
+/* Children of pid still alive (their count, from /proc). */
+int children_of(pid_t pid);
+
+#endif

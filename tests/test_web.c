@@ -1,0 +1,374 @@
+/* test_web.c: the web app in a real browser. A headless Chromium (the
+ * Debian package) loads the app from `denham serve` and, in every variant,
+ * makes moves by clicking the page's cells with real mouse events; after
+ * each move the board the page shows must be the engine's own position
+ * (the moves replayed by the engine library here, and every piece drawn
+ * where that position has it). Then whole games against Denham in Bolix
+ * and Brandubh, a Jinxx game with the die rolled on screen, and the replay
+ * of a denham-match games file. Screenshots of every board go to
+ * build/screenshots/. Without Chromium the suite says so and checks
+ * nothing (make deps installs it; CI always has it). */
+#define _DEFAULT_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../engine/core/record.h"
+#include "../engine/core/rng.h"
+#include "../engine/core/variants.h"
+#include "../engine/core/timeman.h"
+#include "cdp.h"
+#include "helpers.h"
+#include "http_client.h"
+#include "json_check.h"
+
+#define WAIT_MS 60000
+
+static served_t server;
+static cdp_t browser;
+static bool have_browser;
+static char base_url[64];
+
+static void web_setup(void)
+{
+    have_browser = cdp_browser() != NULL;
+    if (!have_browser) {
+        fprintf(stderr, "browser tests: no Chromium (make deps installs it): not run\n");
+        return;
+    }
+    ck_assert_msg(served_start(&server, "--max-sessions 4"), "denham serve did not start");
+    snprintf(base_url, sizeof base_url, "http://127.0.0.1:%d/", server.port);
+    ck_assert_msg(cdp_start(&browser, 1280, 800), "Chromium did not start");
+    mkdir("build/screenshots", 0755);
+}
+
+static void web_teardown(void)
+{
+    if (!have_browser)
+        return;
+    cdp_stop(&browser);
+    pid_t pid = server.pid;
+    ck_assert_int_eq(served_stop(&server), 0);
+    ck_assert_int_eq(children_of(pid), 0); /* every engine went with the server */
+}
+
+/* A string the page evaluates to (static; "" when none). */
+static const char *page_string(const char *expression)
+{
+    static char out[65536];
+    char *v = cdp_eval(&browser, expression, 20000);
+    out[0] = 0;
+    if (v && !json_string_at(v, out, sizeof out))
+        snprintf(out, sizeof out, "%s", v);
+    free(v);
+    return out;
+}
+
+static void open_variant(const char *variant)
+{
+    char url[128];
+    snprintf(url, sizeof url, "%s#%s", base_url, variant);
+    ck_assert(cdp_navigate(&browser, "about:blank")); /* a new page, not a new #fragment */
+    ck_assert(cdp_navigate(&browser, url));
+    ck_assert_msg(cdp_wait(&browser, "document.body.dataset.ready === 'true'", WAIT_MS), "%s: the app did not start: %s",
+                  variant, page_string("document.getElementById('error').textContent"));
+    ck_assert_str_eq(page_string("denham.layout.variant"), variant);
+}
+
+/* Sets a form control's value as a person would, firing its change. */
+static void set_control(const char *id, const char *value)
+{
+    char expr[256];
+    snprintf(expr, sizeof expr,
+             "(() => { const e = document.getElementById('%s'); e.value = '%s'; "
+             "e.dispatchEvent(new Event('change')); return true; })()",
+             id, value);
+    free(cdp_eval(&browser, expr, 10000));
+}
+
+/* The page is idle: nothing queued, no search, a person to move (or the
+ * game over). */
+static bool page_waits_for_a_person(void)
+{
+    return cdp_wait(&browser,
+                    "(async () => { await denham.busy; const s = denham.state; return !!s && (!!s.result || "
+                    "(!s.chance && denham.seats[s.turn] === 'human' && !denham.searching)); })()",
+                    WAIT_MS);
+}
+
+/* The moves the page has played (static record, set up by the engine
+ * library from them): the engine's own position. */
+static record_t *page_record(const game_t *g)
+{
+    static record_t r;
+    char text[65536];
+    snprintf(text, sizeof text, "%s", page_string("denham.game.start + (denham.game.moves.length ? ' moves ' + "
+                                                   "denham.game.moves.join(' ') : '')"));
+    char err[256];
+    ck_assert_msg(record_setup(&r, g, text, err, sizeof err), "%s: %s", text, err);
+    return &r;
+}
+
+/* The page's board is the engine's position: the same position string, and
+ * every piece drawn where the position has it. */
+static void assert_board_matches(const game_t *g, const record_t *r)
+{
+    char fen[GAME_FEN_MAX];
+    g->write_fen(&r->pos, fen, sizeof fen);
+    ck_assert_str_eq(page_string("document.getElementById('fen-shown').textContent"), fen);
+    json_t j;
+    json_init(&j);
+    json_object(&j);
+    g->view_position(g, &r->pos, &j);
+    json_end(&j);
+    const char *pieces = json_member(j.buf, "pieces");
+    int n = json_length(pieces);
+    ck_assert_int_eq(atoi(page_string("String(document.querySelectorAll('[data-piece]').length)")), n);
+    for (int i = 0; i < n; i++) {
+        const char *p = json_element(pieces, i);
+        char cell[16], want[256] = "", expr[128];
+        json_string_at(json_member(p, "cell"), cell, sizeof cell);
+        const char *stack = json_member(p, "stack");
+        for (int k = 0; k < json_length(stack); k++) {
+            const char *q = json_element(stack, k);
+            char kind[16], label[8] = "";
+            json_string_at(json_member(q, "kind"), kind, sizeof kind);
+            json_string_at(json_member(q, "label"), label, sizeof label);
+            size_t len = strlen(want);
+            snprintf(want + len, sizeof want - len, "%s%d:%s:%s", k ? "," : "", atoi(json_member(q, "owner")), kind,
+                     label);
+        }
+        snprintf(expr, sizeof expr, "document.querySelector('[data-piece=\"%s\"]').dataset.stack", cell);
+        ck_assert_msg(strcmp(page_string(expr), want) == 0, "%s %s: page %s, engine %s", g->name, cell,
+                      page_string(expr), want);
+    }
+    json_free(&j);
+}
+
+/* Clicks the centre of the element matching selector. */
+static void click(const char *selector)
+{
+    double x, y;
+    ck_assert_msg(cdp_centre(&browser, selector, &x, &y), "nothing matches %s", selector);
+    ck_assert(cdp_click(&browser, x, y));
+}
+
+/* Plays move m of r's position through the page: its cells clicked in
+ * order, then the chooser's button or the button of a move without cells. */
+static void click_move(const game_t *g, const record_t *r, move_t m)
+{
+    json_t j;
+    json_init(&j);
+    json_object(&j);
+    g->view_move(g, &r->pos, m, &j);
+    json_end(&j);
+    char text[GAME_MOVE_TEXT_MAX], sel[128];
+    g->move_text(&r->pos, m, text, sizeof text);
+    const char *clicks = json_member(j.buf, "clicks");
+    int n = json_length(clicks);
+    for (int k = 0; k < n; k++) {
+        char cell[16];
+        json_string_at(json_element(clicks, k), cell, sizeof cell);
+        snprintf(sel, sizeof sel, "[data-cell=\"%s\"]", cell);
+        click(sel);
+    }
+    if (n == 0) {
+        snprintf(sel, sizeof sel, "#specials button[data-move=\"%s\"]", text);
+        click(sel);
+    } else {
+        /* Several moves end on these clicks: the chooser asks which. */
+        snprintf(sel, sizeof sel, "#chooser:not([hidden]) button[data-move=\"%s\"]", text);
+        char expr[200];
+        snprintf(expr, sizeof expr, "!!document.querySelector('%s') || denham.game.moves.length > %d",
+                 "#chooser:not([hidden]) button", r->plies);
+        if (cdp_wait(&browser, expr, 5000) && atoi(page_string("String(denham.game.moves.length)")) <= r->plies)
+            click(sel);
+    }
+    json_free(&j);
+}
+
+/* A person's move by clicks, checked: the page then holds exactly that
+ * move (and what the die and Denham did after it), its board the engine's. */
+static void person_moves(const game_t *g, rng_t *rng)
+{
+    record_t *r = page_record(g);
+    move_t moves[MAX_MOVES];
+    int n = record_legal_moves(r, moves);
+    ck_assert_int_gt(n, 0);
+    move_t m = moves[rng_below(rng, (uint32_t)n)];
+    char text[GAME_MOVE_TEXT_MAX], expr[160];
+    g->move_text(&r->pos, m, text, sizeof text);
+    int before = r->plies;
+    click_move(g, r, m);
+    snprintf(expr, sizeof expr, "denham.game.moves.length > %d", before);
+    ck_assert_msg(cdp_wait(&browser, expr, WAIT_MS), "%s: clicking '%s' played nothing", g->name, text);
+    snprintf(expr, sizeof expr, "denham.game.moves[%d]", before);
+    ck_assert_str_eq(page_string(expr), text);
+    ck_assert(page_waits_for_a_person());
+    assert_board_matches(g, page_record(g));
+}
+
+START_TEST(every_variant_played_by_clicks)
+{
+    if (!have_browser)
+        return;
+    const game_t *g = variants_at(_i);
+    open_variant(g->name);
+    set_control("preset", "people");
+    ck_assert(page_waits_for_a_person());
+    rng_t rng = {77 + (uint64_t)_i};
+    assert_board_matches(g, page_record(g));
+    for (int i = 0; i < 8; i++) {
+        record_t *r = page_record(g);
+        move_t moves[MAX_MOVES];
+        if (record_legal_moves(r, moves) == 0)
+            break;
+        person_moves(g, &rng);
+    }
+    char path[128];
+    snprintf(path, sizeof path, "build/screenshots/%s.png", g->name);
+    ck_assert(cdp_screenshot(&browser, path));
+    /* Undo takes the last move back on the page and in the engine. */
+    int plies = atoi(page_string("String(denham.game.moves.length)"));
+    click("#undo");
+    char expr[96];
+    snprintf(expr, sizeof expr, "denham.game.moves.length < %d", plies);
+    ck_assert(cdp_wait(&browser, expr, WAIT_MS));
+    ck_assert(page_waits_for_a_person());
+    assert_board_matches(g, page_record(g));
+}
+END_TEST
+
+/* A whole game against Denham (50 ms a move): the person's moves clicked,
+ * Denham's played by the engine; the end shown with its reason. */
+static void game_against_denham(const char *variant, int max_plies)
+{
+    const game_t *g = variants_find(variant);
+    open_variant(variant);
+    set_control("movetime", "50");
+    set_control("preset", "first");
+    ck_assert(page_waits_for_a_person());
+    rng_t rng = {2026};
+    for (int i = 0; i < max_plies; i++) {
+        record_t *r = page_record(g);
+        move_t moves[MAX_MOVES];
+        if (record_legal_moves(r, moves) == 0)
+            break;
+        person_moves(g, &rng);
+    }
+    record_t *r = page_record(g);
+    ck_assert_msg(record_outcome(r).kind != OUTCOME_NONE, "%s: no end after %d plies", variant, r->plies);
+    const char *banner = page_string("document.getElementById('banner').hidden ? '' : "
+                                     "document.getElementById('banner').textContent");
+    ck_assert_msg(strstr(banner, "won") || strstr(banner, "Drawn"), "%s: banner '%s'", variant, banner);
+    ck_assert_msg(strstr(banner, record_outcome(r).reason), "%s: '%s' gives no reason", variant, banner);
+    char path[128];
+    snprintf(path, sizeof path, "build/screenshots/%s-end.png", variant);
+    ck_assert(cdp_screenshot(&browser, path));
+}
+
+START_TEST(bolix_and_brandubh_against_denham_to_the_end)
+{
+    if (!have_browser)
+        return;
+    game_against_denham("bolix", 200);
+    game_against_denham("brandubh", 300);
+}
+END_TEST
+
+START_TEST(jinxx_with_dice_against_denham)
+{
+    if (!have_browser)
+        return;
+    game_against_denham("jinxx", 400);
+    /* The die was rolled on screen: faces among the moves. */
+    const char *faces = page_string("String(denham.game.moves.filter((m) => /^(S|M|L|SM|SL|ML)$/.test(m)).length)");
+    ck_assert_int_gt(atoi(faces), 2);
+}
+END_TEST
+
+/* A denham-match games file loaded from disk and replayed move by move,
+ * each position the engine's; the evaluation plot filled. */
+START_TEST(match_games_replayed)
+{
+    if (!have_browser)
+        return;
+    const char *out = shell("./denham-match --variant brandubh --engine name=a cmd=./denham depth=2 --engine name=b "
+                            "cmd=./denham depth=1 --games 2 --openings random:2 --seed 5 --quiet "
+                            "--games-file build/web_replay_games.txt 2>&1; echo status $?");
+    ck_assert_msg(strstr(out, "status 0"), "%s", out);
+    open_variant("brax");
+    char path[512];
+    ck_assert(getcwd(path, sizeof path - 64));
+    strcat(path, "/build/web_replay_games.txt");
+    ck_assert(cdp_set_file(&browser, "#games-file", path));
+    ck_assert(cdp_wait(&browser, "document.querySelectorAll('#games-list option').length === 2", WAIT_MS));
+    ck_assert(cdp_wait(&browser, "denham.view === 0 && denham.layout.variant === 'brandubh'", WAIT_MS));
+    const game_t *g = variants_find("brandubh");
+    click("details:has(#replay-next) > summary"); /* open the replay panel, as a person would */
+    int total = atoi(page_string("String(denham.game.moves.length)"));
+    ck_assert_int_gt(total, 4);
+    for (int k = 1; k <= total; k++) {
+        click("#replay-next");
+        char expr[96];
+        snprintf(expr, sizeof expr, "(async () => { await denham.busy; return denham.view === %d; })()", k);
+        ck_assert(cdp_wait(&browser, expr, WAIT_MS));
+        static record_t r;
+        char text[8192], err[256];
+        snprintf(text, sizeof text, "%s", page_string("denham.game.start + (denham.view ? ' moves ' + "
+                                                       "denham.game.moves.slice(0, denham.view).join(' ') : '')"));
+        ck_assert_msg(record_setup(&r, g, text, err, sizeof err), "%s", err);
+        assert_board_matches(g, &r);
+    }
+    ck_assert(cdp_wait(&browser, "Number(document.getElementById('plot').dataset.points) > 2", WAIT_MS));
+    ck_assert(cdp_screenshot(&browser, "build/screenshots/replay.png"));
+}
+END_TEST
+
+/* A phone's width: the board and the panel stacked, the board fully in
+ * view and usable. */
+START_TEST(phone_width_and_keyboard)
+{
+    if (!have_browser)
+        return;
+    char *r = cdp_call(&browser, true, "Emulation.setDeviceMetricsOverride",
+                       "{\"width\":390,\"height\":844,\"deviceScaleFactor\":1,\"mobile\":true}", 10000);
+    ck_assert_ptr_nonnull(r);
+    free(r);
+    open_variant("brandubh");
+    set_control("preset", "people");
+    ck_assert(page_waits_for_a_person());
+    const char *w = page_string("String(Math.round(document.querySelector('#board svg').getBoundingClientRect().right))");
+    ck_assert_int_le(atoi(w), 390);
+    ck_assert(cdp_screenshot(&browser, "build/screenshots/phone.png"));
+    /* The keyboard: a move typed into the move box. */
+    free(cdp_eval(&browser, "(() => { const i = document.getElementById('move-input'); i.value = 'd2c2'; "
+                            "i.form.requestSubmit(); return true; })()",
+                  10000));
+    ck_assert(cdp_wait(&browser, "denham.game.moves[0] === 'd2c2'", WAIT_MS));
+    ck_assert(page_waits_for_a_person());
+    assert_board_matches(variants_find("brandubh"), page_record(variants_find("brandubh")));
+    free(cdp_call(&browser, true, "Emulation.setDeviceMetricsOverride",
+                  "{\"width\":1280,\"height\":800,\"deviceScaleFactor\":1,\"mobile\":false}", 10000));
+}
+END_TEST
+
+Suite *suite_web(void)
+{
+    Suite *s = suite_create("web");
+    TCase *tc = tcase_create("browser");
+    tcase_set_timeout(tc, 900);
+    tcase_add_checked_fixture(tc, web_setup, web_teardown); /* a browser and a server per test */
+    int variants = 0;
+    while (variants_at(variants))
+        variants++;
+    tcase_add_loop_test(tc, every_variant_played_by_clicks, 0, variants);
+    tcase_add_test(tc, bolix_and_brandubh_against_denham_to_the_end);
+    tcase_add_test(tc, jinxx_with_dice_against_denham);
+    tcase_add_test(tc, match_games_replayed);
+    tcase_add_test(tc, phone_width_and_keyboard);
+    suite_add_tcase(s, tc);
+    return s;
+}
