@@ -26,8 +26,10 @@ MATCH_SRC := bench/match.c bench/match_args.c bench/engine_proc.c bench/stats.c 
 # The web app (web/), built into the binary as a generated table.
 WEB_FILES := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 
-# Shared by the tests and the benchmarks.
-BENCH_LIB := bench/long_game.c
+# Shared by the tests and the benchmarks: very long games, and the tools
+# that drive `denham serve` (an HTTP client, a headless browser over the
+# DevTools pipe, a strict JSON reader).
+BENCH_LIB := bench/long_game.c bench/http_client.c bench/cdp.c bench/json_check.c
 
 # Expanded when used (=, not :=), so that `make deps test` sees the check
 # that deps has just installed.
@@ -107,14 +109,16 @@ build/test_denham_tsan: $(TSAN_OBJ) $(MATCH_SRC:%.c=build/tsan/%.o) $(BENCH_LIB:
 	$(CC) $(TSANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS) -lm
 
 build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=$(REL)/%.o) $(REL)/bench/textbuf.o $(REL)/bench/brax_endings.o \
-                    $(REL)/bench/bench_main.o
+                    $(REL)/bench/web_bench.o $(REL)/bench/bench_main.o
 	$(CC) $(RELFLAGS) -o $@ $^ $(LDLIBS)
 
 # The test suite needs the `check` library, the fuzz targets clang with
-# libFuzzer; on Debian this installs what is missing.
+# libFuzzer, the browser tests Chromium; on Debian this installs what is
+# missing.
 deps:
 	@need=""; \
 	pkg-config --exists check 2>/dev/null || need="$$need check pkg-config"; \
+	[ -x /usr/bin/chromium ] || [ -n "$$CHROMIUM" ] || need="$$need chromium"; \
 	printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' > /tmp/denham-fuzz-probe.c; \
 	$(FUZZ_CC) -fsanitize=fuzzer /tmp/denham-fuzz-probe.c -o /tmp/denham-fuzz-probe 2>/dev/null || need="$$need clang libclang-rt-dev"; \
 	if [ -n "$$need" ]; then \

@@ -32,6 +32,7 @@
 #include "../protocol/protocol.h"
 #include "brax_endings.h"
 #include "long_game.h"
+#include "web_bench.h"
 
 static char *trim(char *s)
 {
@@ -352,6 +353,8 @@ int main(int argc, char **argv)
         }
         return brax_endings(g, stdout);
     }
+    if (argc > 1 && strcmp(argv[1], "web") == 0) /* denham serve's figures */
+        return web_bench(argc > 2 ? atoi(argv[2]) : 60, argc > 3 ? atoi(argv[3]) : 200);
     if (argc > 1 && strcmp(argv[1], "long-game") == 0) { /* that figure alone */
         long_game();
         return 0;

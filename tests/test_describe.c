@@ -14,7 +14,7 @@
 #include "../protocol/describe.h"
 #include "../protocol/protocol.h"
 #include "helpers.h"
-#include "json_check.h"
+#include "../bench/json_check.h"
 
 #define CELLS_MAX 256
 
@@ -209,6 +209,25 @@ START_TEST(commands_answer_one_json_line_each)
 }
 END_TEST
 
+/* PROTOCOL.md's example, word for word. */
+START_TEST(protocol_md_example)
+{
+    const char *input = "setoption name UCI_Variant value bolix\nposition startpos moves e5 f6\nstate\n";
+    char *out_buf = NULL;
+    size_t out_len = 0;
+    FILE *in = fmemopen((void *)input, strlen(input), "r"), *out = open_memstream(&out_buf, &out_len);
+    ck_assert_int_eq(protocol_run(in, out), 0);
+    fclose(in);
+    fclose(out);
+    ck_assert_str_eq(out_buf, "state {\"variant\":\"bolix\",\"fen\":\"6/7/8/9/4b5/5w4/9/8/7/6 b 35 35 - 0\","
+                              "\"turn\":0,\"chance\":false,\"plies\":2,\"in\":[0,1],\"result\":null,\"pieces\":["
+                              "{\"cell\":\"e5\",\"stack\":[{\"owner\":0,\"kind\":\"marble\",\"size\":0.8}]},"
+                              "{\"cell\":\"f6\",\"stack\":[{\"owner\":1,\"kind\":\"marble\",\"size\":0.8}]}],"
+                              "\"hand\":[35,35],\"barred\":[]}\n");
+    free(out_buf);
+}
+END_TEST
+
 START_TEST(json_checker_refuses_what_is_not_json)
 {
     static const char *const bad[] = {"", "{", "{\"a\":}", "[1,]", "{\"a\" 1}", "01", "\"\\x\"", "[1] 2", "nul"};
@@ -244,6 +263,7 @@ Suite *suite_describe(void)
     tcase_add_loop_test(tc, every_variant_describes_its_games, 0, variants);
     tcase_add_test(tc, commands_answer_one_json_line_each);
     tcase_add_test(tc, json_checker_refuses_what_is_not_json);
+    tcase_add_test(tc, protocol_md_example);
     suite_add_tcase(s, tc);
     return s;
 }

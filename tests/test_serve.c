@@ -15,7 +15,7 @@
 #include "../engine/core/timeman.h"
 #include "../protocol/http.h"
 #include "helpers.h"
-#include "http_client.h"
+#include "../bench/http_client.h"
 
 static int parse(const char *text, http_request_t *req) { return http_parse(text, strlen(text), req); }
 

@@ -19,10 +19,10 @@
 #include "../engine/core/rng.h"
 #include "../engine/core/variants.h"
 #include "../engine/core/timeman.h"
-#include "cdp.h"
+#include "../bench/cdp.h"
 #include "helpers.h"
-#include "http_client.h"
-#include "json_check.h"
+#include "../bench/http_client.h"
+#include "../bench/json_check.h"
 
 #define WAIT_MS 60000
 
@@ -94,7 +94,8 @@ static bool page_waits_for_a_person(void)
 {
     return cdp_wait(&browser,
                     "(async () => { await denham.busy; const s = denham.state; return !!s && (!!s.result || "
-                    "(!s.chance && denham.seats[s.turn] === 'human' && !denham.searching)); })()",
+                    "(!s.chance && denham.seats[s.turn] === 'human' && (!denham.searching || "
+                    "denham.searching.kind === 'analysis'))); })()",
                     WAIT_MS);
 }
 
@@ -305,16 +306,28 @@ START_TEST(match_games_replayed)
     strcat(path, "/build/web_replay_games.txt");
     ck_assert(cdp_set_file(&browser, "#games-file", path));
     ck_assert(cdp_wait(&browser, "document.querySelectorAll('#games-list option').length === 2", WAIT_MS));
-    ck_assert(cdp_wait(&browser, "denham.view === 0 && denham.layout.variant === 'brandubh'", WAIT_MS));
+    /* Loaded, evaluated and drawn: the page's layout settled before any click
+     * (the moves list grows when the game is shown). */
+    ck_assert(cdp_wait(&browser,
+                       "(async () => { await denham.busy; return denham.view === 0 && denham.layout.variant === "
+                       "'brandubh' && document.querySelectorAll('#moves li').length === denham.game.moves.length; })()",
+                       WAIT_MS));
     const game_t *g = variants_find("brandubh");
+    /* A tall window, so that the panel's buttons need no scrolling: a
+     * click computed before the page scrolled back (a re-render of the
+     * board) would land elsewhere. */
+    free(cdp_call(&browser, true, "Emulation.setDeviceMetricsOverride",
+                  "{\"width\":1280,\"height\":1800,\"deviceScaleFactor\":1,\"mobile\":false}", 10000));
     click("details:has(#replay-next) > summary"); /* open the replay panel, as a person would */
+    ck_assert(cdp_wait(&browser, "document.querySelector('details:has(#replay-next)').open", 10000));
     int total = atoi(page_string("String(denham.game.moves.length)"));
     ck_assert_int_gt(total, 4);
     for (int k = 1; k <= total; k++) {
         click("#replay-next");
         char expr[96];
         snprintf(expr, sizeof expr, "(async () => { await denham.busy; return denham.view === %d; })()", k);
-        ck_assert(cdp_wait(&browser, expr, WAIT_MS));
+        ck_assert_msg(cdp_wait(&browser, expr, WAIT_MS), "replay step %d: %s", k,
+                      page_string("JSON.stringify({view: denham.view, error: document.getElementById('error').textContent})"));
         static record_t r;
         char text[8192], err[256];
         snprintf(text, sizeof text, "%s", page_string("denham.game.start + (denham.view ? ' moves ' + "
@@ -324,6 +337,38 @@ START_TEST(match_games_replayed)
     }
     ck_assert(cdp_wait(&browser, "Number(document.getElementById('plot').dataset.points) > 2", WAIT_MS));
     ck_assert(cdp_screenshot(&browser, "build/screenshots/replay.png"));
+}
+END_TEST
+
+/* Analysis: every MultiPV line live, the best move drawn on the board, the
+ * evaluation plotted; a new move starts it again on the new position. */
+START_TEST(analysis_lines_best_move_and_plot)
+{
+    if (!have_browser)
+        return;
+    open_variant("brandubh");
+    set_control("preset", "people");
+    set_control("multipv", "2");
+    ck_assert(page_waits_for_a_person());
+    click("#analyse");
+    ck_assert(cdp_wait(&browser, "document.querySelectorAll('#analysis .line').length === 2", WAIT_MS));
+    ck_assert(cdp_wait(&browser, "!!document.querySelector('#board .bestline')", WAIT_MS));
+    ck_assert(cdp_wait(&browser, "Number(document.getElementById('plot').dataset.points) >= 1", WAIT_MS));
+    /* The lines are the engine's: each begins with a legal move here. */
+    const game_t *g = variants_find("brandubh");
+    record_t *r = page_record(g);
+    const char *first = page_string("document.querySelector('#analysis .line').textContent");
+    char move[16] = "";
+    const char *nodes = strstr(first, "nodes ");
+    ck_assert_ptr_nonnull(nodes);
+    sscanf(nodes + 6, "%15s", move);
+    ck_assert_msg(g->parse_move(&r->pos, move) != MOVE_NONE, "analysis line '%s'", first);
+    rng_t rng = {9};
+    person_moves(g, &rng);
+    ck_assert(cdp_wait(&browser, "denham.searching && denham.searching.kind === 'analysis'", WAIT_MS));
+    click("#analyse");
+    ck_assert(cdp_wait(&browser, "(async () => { await denham.busy; return !denham.searching; })()", WAIT_MS));
+    ck_assert(cdp_screenshot(&browser, "build/screenshots/analysis.png"));
 }
 END_TEST
 
@@ -368,6 +413,7 @@ Suite *suite_web(void)
     tcase_add_test(tc, bolix_and_brandubh_against_denham_to_the_end);
     tcase_add_test(tc, jinxx_with_dice_against_denham);
     tcase_add_test(tc, match_games_replayed);
+    tcase_add_test(tc, analysis_lines_best_move_and_plot);
     tcase_add_test(tc, phone_width_and_keyboard);
     suite_add_tcase(s, tc);
     return s;
