@@ -299,7 +299,7 @@ bool cdp_screenshot(cdp_t *c, const char *path)
         int v = b64(*d);
         if (v < 0)
             continue;
-        bits = bits << 6 | v;
+        bits = (bits << 6 | v) & 0xffffff; /* at most 24 bits pending */
         have += 6;
         if (have >= 8) {
             have -= 8;

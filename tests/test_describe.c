@@ -173,17 +173,24 @@ START_TEST(every_variant_describes_its_games)
 }
 END_TEST
 
-/* The protocol's lines: the word, a space, one JSON object. */
-START_TEST(commands_answer_one_json_line_each)
+/* The protocol's whole output for input (malloc'd). */
+static char *run_protocol(const char *input)
 {
-    const char *input = "setoption name UCI_Variant value bolix\nposition startpos moves e5 f6\nlayout\nstate\n"
-                        "legalmoves\nposition startpos moves e5 zz\nstate\n";
     char *out_buf = NULL;
     size_t out_len = 0;
     FILE *in = fmemopen((void *)input, strlen(input), "r"), *out = open_memstream(&out_buf, &out_len);
     ck_assert_int_eq(protocol_run(in, out), 0);
     fclose(in);
     fclose(out);
+    return out_buf;
+}
+
+/* The protocol's lines: the word, a space, one JSON object. */
+START_TEST(commands_answer_one_json_line_each)
+{
+    const char *input = "setoption name UCI_Variant value bolix\nposition startpos moves e5 f6\nlayout\nstate\n"
+                        "legalmoves\nposition startpos moves e5 zz\nstate\n";
+    char *out_buf = run_protocol(input);
     static const char *const words[] = {"layout ", "state ", "legalmoves ", "state "};
     const char *line = out_buf;
     for (int k = 0; k < 4; k++) {
@@ -213,12 +220,7 @@ END_TEST
 START_TEST(protocol_md_example)
 {
     const char *input = "setoption name UCI_Variant value bolix\nposition startpos moves e5 f6\nstate\n";
-    char *out_buf = NULL;
-    size_t out_len = 0;
-    FILE *in = fmemopen((void *)input, strlen(input), "r"), *out = open_memstream(&out_buf, &out_len);
-    ck_assert_int_eq(protocol_run(in, out), 0);
-    fclose(in);
-    fclose(out);
+    char *out_buf = run_protocol(input);
     ck_assert_str_eq(out_buf, "state {\"variant\":\"bolix\",\"fen\":\"6/7/8/9/4b5/5w4/9/8/7/6 b 35 35 - 0\","
                               "\"turn\":0,\"chance\":false,\"plies\":2,\"in\":[0,1],\"result\":null,\"pieces\":["
                               "{\"cell\":\"e5\",\"stack\":[{\"owner\":0,\"kind\":\"marble\",\"size\":0.8}]},"

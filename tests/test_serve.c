@@ -254,7 +254,8 @@ START_TEST(idle_sessions_close_and_slow_clients_block_nobody)
     /* A slow client: half a request, then silence. */
     int slow = http_connect(server.port);
     ck_assert_int_ge(slow, 0);
-    ck_assert_int_eq(send(slow, "GET / HTTP/1.1\r\nHo", 20, 0), 20);
+    static const char half[] = "GET / HTTP/1.1\r\nHo";
+    ck_assert_int_eq(send(slow, half, sizeof half - 1, 0), (int)sizeof half - 1);
     int64_t start = timeman_now_ms();
     ck_assert(http_request(server.port, "GET", "/app.js", NULL, NULL, &r) && r.status == 200);
     ck_assert_int_lt(timeman_now_ms() - start, 2000);

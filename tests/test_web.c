@@ -372,6 +372,60 @@ START_TEST(analysis_lines_best_move_and_plot)
 }
 END_TEST
 
+/* A position string set from the Game panel, the board flipped, the game
+ * copied as a position command, one pasted line of a games file. */
+START_TEST(position_string_flip_copy_and_a_pasted_line)
+{
+    if (!have_browser)
+        return;
+    open_variant("brax");
+    set_control("preset", "people");
+    ck_assert(page_waits_for_a_person());
+    const char *fen = "1bbb1bbb1/9/4b4/9/9/9/4r4/9/1rrr1rrr1 r - 2";
+    char expr[512];
+    snprintf(expr, sizeof expr,
+             "(() => { const i = document.getElementById('fen-input'); i.value = '%s'; i.form.requestSubmit(); "
+             "return true; })()",
+             fen);
+    free(cdp_eval(&browser, expr, 10000));
+    snprintf(expr, sizeof expr, "document.getElementById('fen-shown').textContent === '%s'", fen);
+    ck_assert(cdp_wait(&browser, expr, WAIT_MS));
+    ck_assert(page_waits_for_a_person());
+    const game_t *g = variants_find("brax");
+    assert_board_matches(g, page_record(g));
+    /* A bad string changes nothing and says why. */
+    free(cdp_eval(&browser, "(() => { const i = document.getElementById('fen-input'); i.value = 'nonsense'; "
+                            "i.form.requestSubmit(); return true; })()",
+                  10000));
+    ck_assert(cdp_wait(&browser, "document.getElementById('error').textContent.includes('FEN')", WAIT_MS));
+    ck_assert(page_waits_for_a_person());
+    ck_assert_str_eq(page_string("document.getElementById('fen-shown').textContent"), fen);
+    /* Flip: e3 is drawn on the other side of the board. */
+    double x1, y1, x2, y2;
+    ck_assert(cdp_centre(&browser, "[data-cell=\"e3\"]", &x1, &y1));
+    click("#flip");
+    ck_assert(cdp_centre(&browser, "[data-cell=\"e3\"]", &x2, &y2));
+    ck_assert_msg(y2 < y1 - 100, "flipped: e3 at %.0f, was %.0f", y2, y1);
+    rng_t rng = {3};
+    person_moves(g, &rng); /* clicks still find the cells */
+    click("#copy-position");
+    snprintf(expr, sizeof expr, "document.getElementById('status').textContent.includes('position fen %s moves ')", fen);
+    ck_assert(cdp_wait(&browser, expr, WAIT_MS));
+    /* One line of a games file, pasted. */
+    const char *line = "1\\tbrandubh\\ta\\tb\\t0-1\\tking captured\\trandom\\tstartpos moves d2c2 d3d2 f4f6";
+    snprintf(expr, sizeof expr,
+             "(() => { document.getElementById('games-paste').value = '%s'; "
+             "document.querySelector('details:has(#games-load)').open = true; return true; })()",
+             line);
+    free(cdp_eval(&browser, expr, 10000));
+    click("#games-load");
+    ck_assert(cdp_wait(&browser,
+                       "(async () => { await denham.busy; return denham.layout.variant === 'brandubh' && "
+                       "denham.game.moves.length === 3 && denham.view === 0; })()",
+                       WAIT_MS));
+}
+END_TEST
+
 /* A phone's width: the board and the panel stacked, the board fully in
  * view and usable. */
 START_TEST(phone_width_and_keyboard)
@@ -414,6 +468,7 @@ Suite *suite_web(void)
     tcase_add_test(tc, jinxx_with_dice_against_denham);
     tcase_add_test(tc, match_games_replayed);
     tcase_add_test(tc, analysis_lines_best_move_and_plot);
+    tcase_add_test(tc, position_string_flip_copy_and_a_pasted_line);
     tcase_add_test(tc, phone_width_and_keyboard);
     suite_add_tcase(s, tc);
     return s;
