@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../engine/core/json.h"
 #include "../engine/core/number.h"
 #include "../engine/core/timeman.h"
 #include "http.h"
@@ -205,11 +206,19 @@ static void push(session_t *s, const char *event, const char *data)
     pthread_mutex_unlock(&s->lock);
 }
 
+/* An `engine` event: {"state": ..., "detail": ...}, the detail escaped
+ * (it may hold the --engine command). */
 static void push_engine_state(session_t *s, const char *state, const char *detail)
 {
-    char json[256];
-    snprintf(json, sizeof json, "{\"state\":\"%s\",\"detail\":\"%s\"}", state, detail);
-    push(s, "engine", json);
+    json_t j;
+    json_init(&j);
+    json_object(&j);
+    json_kstring(&j, "state", state);
+    json_kstring(&j, "detail", detail);
+    json_end(&j);
+    if (!j.failed)
+        push(s, "engine", j.buf);
+    json_free(&j);
 }
 
 /* May the engine be started again: fewer than RESTARTS_PER_MINUTE starts
@@ -430,9 +439,15 @@ static void session_close(session_t *s, const char *why)
     bool already = s->closing;
     s->closing = true;
     if (!already) {
-        char json[160];
-        snprintf(json, sizeof json, "{\"state\":\"closed\",\"detail\":\"%s\"}", why);
-        push_locked(s, "engine", json);
+        json_t j;
+        json_init(&j);
+        json_object(&j);
+        json_kstring(&j, "state", "closed");
+        json_kstring(&j, "detail", why);
+        json_end(&j);
+        if (!j.failed)
+            push_locked(s, "engine", j.buf);
+        json_free(&j);
     }
     pthread_mutex_unlock(&s->lock);
     if (!already)
