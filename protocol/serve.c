@@ -148,16 +148,21 @@ static bool engine_spawn(session_t *s)
     return true;
 }
 
-/* Ends the engine: closes its input, asks it to go, kills it if it does
- * not; the reader thread reaps it. */
+/* Closes the engine's input, once, under the lock commands write with. */
+static void close_input(session_t *s)
+{
+    pthread_mutex_lock(&s->write_lock);
+    if (s->to_fd >= 0)
+        close(s->to_fd);
+    s->to_fd = -1;
+    pthread_mutex_unlock(&s->write_lock);
+}
+
+/* Ends the engine: closes its input and kills it; the reader thread
+ * reaps it. */
 static void engine_stop(session_t *s)
 {
-    if (s->to_fd >= 0) {
-        pthread_mutex_lock(&s->write_lock);
-        close(s->to_fd);
-        s->to_fd = -1;
-        pthread_mutex_unlock(&s->write_lock);
-    }
+    close_input(s);
     if (s->pid > 0)
         kill(s->pid, SIGKILL);
 }
@@ -289,11 +294,7 @@ static void *reader_thread(void *arg)
         while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
             ;
         s->pid = 0;
-        pthread_mutex_lock(&s->write_lock);
-        if (s->to_fd >= 0)
-            close(s->to_fd);
-        s->to_fd = -1;
-        pthread_mutex_unlock(&s->write_lock);
+        close_input(s);
         pthread_mutex_lock(&s->lock);
         bool closing = s->closing, asked = s->restart_asked;
         s->restart_asked = false;

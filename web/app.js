@@ -462,14 +462,20 @@ function undo() {
   });
 }
 
-async function restartEngine() {
-  await app.session.restart();
-  await new Promise((r) => setTimeout(r, 300));
+// A new engine process knows nothing: the variant, the settings and the
+// game are sent again.
+async function reinitEngine() {
   await app.session.send('uci');
   await app.session.send(`setoption name UCI_Variant value ${app.layout.variant}`);
   await applySettings();
   await app.session.ask('isready', 'readyok');
   await sync();
+}
+
+async function restartEngine() {
+  await app.session.restart();
+  await new Promise((r) => setTimeout(r, 300));
+  await reinitEngine();
 }
 
 // ---- replay of a match ----
@@ -673,13 +679,7 @@ function onEngineState(info) {
     app.searching = null;
     app.token++;
   } else if (info.state === 'restarted') {
-    exclusive(async () => {
-      await app.session.send('uci');
-      await app.session.send(`setoption name UCI_Variant value ${app.layout.variant}`);
-      await applySettings();
-      await app.session.ask('isready', 'readyok');
-      await sync();
-    }).then(() => exclusive(advance));
+    exclusive(reinitEngine).then(() => exclusive(advance));
   } else if (info.state === 'closed') {
     showError(`The engine's session ended (${info.detail}). Reload the page for a new one.`);
   }

@@ -1,6 +1,8 @@
 /* view.c: see view.h. */
 #include "view.h"
 
+#include <string.h>
+
 
 void view_cell(json_t *j, const char *id, double x, double y, const char *shape, const char *fill,
                const char *kind)
@@ -71,6 +73,20 @@ void view_move_members(json_t *j, const char *const *clicks, int n_clicks, const
     json_kbool(j, "call", call);
     if (label)
         json_kstring(j, "label", label);
+}
+
+const char *view_read_square_board(const char *fen, int size, char *cells)
+{
+    memset(cells, 0, (size_t)(size * size));
+    const char *c = fen;
+    for (int rank = size - 1; rank >= 0 && *c && *c != ' '; rank--, c += *c == '/')
+        for (int file = 0; *c && *c != '/' && *c != ' '; c++) {
+            if (*c >= '1' && *c <= '9')
+                file += *c - '0';
+            else if (file < size)
+                cells[rank * size + file++] = *c;
+        }
+    return *c == ' ' ? c + 1 : c;
 }
 
 void view_square_name(int file, int rank, char out[4])

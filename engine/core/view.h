@@ -31,6 +31,11 @@ void view_piece(json_t *j, int owner, const char *kind, const char *label, doubl
  * it calls, and a label for choosing between moves with the same clicks. */
 void view_move_members(json_t *j, const char *const *clicks, int n_clicks, const char *const *removes,
                        int n_removes, bool call, const char *label);
+/* Square boards: reads the board of a position string written rank by
+ * rank from the top (letters for pieces, digits for empty cells, ranks
+ * separated by '/') into cells[rank * size + file] (0 for empty); returns
+ * the text after the board's space (its other fields). */
+const char *view_read_square_board(const char *fen, int size, char *cells);
 /* Square boards: the cell name of file f, rank r (0-based): "a1". */
 void view_square_name(int file, int rank, char out[4]);
 

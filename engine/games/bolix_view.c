@@ -30,7 +30,7 @@ static void centre(int q, int n, double *x, double *y)
     *y = HEX_H * (2 * (10 - n) + q - 4) + 1.0; /* e10 at the top, f1 at the bottom */
 }
 
-static void cell_name(int q, int n, char out[4]) { snprintf(out, 4, "%c%d", 'a' + q, n); }
+static void cell_name(int q, int n, char out[4]) { view_square_name(q, n - 1, out); }
 
 /* The marbles of pos: cells[q][n] is 'b', 'w' or 0; the rest of the
  * position string (side, hands, ko, passes) in *tail. */

@@ -7,8 +7,6 @@
  */
 #include "brandubh_view.h"
 
-#include <string.h>
-
 #include "../core/view.h"
 #include "brandubh.h"
 
@@ -21,16 +19,7 @@ static void read_cells(const game_t *g, const position_t *pos, char cells[SIZE][
 {
     char fen[GAME_FEN_MAX];
     g->write_fen(pos, fen, sizeof fen);
-    memset(cells, 0, SIZE * SIZE);
-    const char *c = fen;
-    for (int rank = SIZE - 1; rank >= 0 && *c && *c != ' '; rank--, c += *c == '/') {
-        for (int file = 0; *c && *c != '/' && *c != ' '; c++) {
-            if (*c >= '1' && *c <= '9')
-                file += *c - '0';
-            else if (file < SIZE)
-                cells[rank][file++] = *c;
-        }
-    }
+    view_read_square_board(fen, SIZE, &cells[0][0]);
 }
 
 void bdb_view_board(const game_t *g, json_t *j)

@@ -43,16 +43,7 @@ static void read_cells(const game_t *g, const position_t *pos, char cells[SIZE *
                        const char **tail)
 {
     g->write_fen(pos, fen, len);
-    memset(cells, 0, SIZE * SIZE);
-    const char *c = fen;
-    for (int row = SIZE - 1; row >= 0 && *c && *c != ' '; row--, c += *c == '/')
-        for (int col = 0; *c && *c != '/' && *c != ' '; c++) {
-            if (*c >= '1' && *c <= '9')
-                col += *c - '0';
-            else if (col < SIZE)
-                cells[row * SIZE + col++] = *c;
-        }
-    *tail = *c == ' ' ? c + 1 : c;
+    *tail = view_read_square_board(fen, SIZE, cells);
 }
 
 void brax_view_board(const game_t *g, json_t *j)

@@ -168,6 +168,21 @@ void jinxx_view_position(const game_t *g, const position_t *pos, json_t *j)
     }
 }
 
+/* The pyramids on the board and in the trees of pos (a vaporized
+ * player's are gone), read from its position string. */
+static int pyramids_in_play(const game_t *g, const position_t *pos)
+{
+    char fen[GAME_FEN_MAX];
+    g->write_fen(pos, fen, sizeof fen);
+    int n = 0;
+    const char *c = fen;
+    for (; *c && *c != ' '; c++)
+        n += *c == 'L' || *c == 'M' || *c == 'S';
+    for (c += *c == ' '; *c && *c != ' '; c++) /* each tree's height, 0 to 3 */
+        n += *c >= '0' && *c <= '3' ? *c - '0' : 0;
+    return n;
+}
+
 void jinxx_view_move(const game_t *g, const position_t *pos, move_t m, json_t *j)
 {
     char text[GAME_MOVE_TEXT_MAX];
@@ -187,28 +202,13 @@ void jinxx_view_move(const game_t *g, const position_t *pos, move_t m, json_t *j
         snprintf(to, sizeof to, "%.2s", text + 3);
     }
     const char *clicks[2] = {from, to};
-    /* A pyramid of the same size where it lands is destroyed. */
-    char before[GAME_FEN_MAX], after[GAME_FEN_MAX];
-    g->write_fen(pos, before, sizeof before);
+    /* A pyramid of the same size where it lands is destroyed: fewer
+     * pyramids in play after the move. */
     position_t next = *pos;
     undo_t u;
     g->make(&next, m, &u);
-    g->write_fen(&next, after, sizeof after);
-    int pyramids_before = 0, pyramids_after = 0;
-    for (const char *c = before; *c && *c != ' '; c++)
-        pyramids_before += *c == 'L' || *c == 'M' || *c == 'S';
-    for (const char *c = after; *c && *c != ' '; c++)
-        pyramids_after += *c == 'L' || *c == 'M' || *c == 'S';
+    bool destroyed = pyramids_in_play(g, &next) < pyramids_in_play(g, pos);
     const char *removes[1] = {to};
-    /* Entering from a tree adds pyramids to the board: compare the board
-     * and the trees' heights together. */
-    int trees_before = 0, trees_after = 0;
-    const char *tb = strchr(before, ' '), *ta = strchr(after, ' ');
-    for (const char *c = tb ? tb + 1 : ""; *c && *c != ' '; c++)
-        trees_before += *c >= '0' && *c <= '3' ? *c - '0' : 0;
-    for (const char *c = ta ? ta + 1 : ""; *c && *c != ' '; c++)
-        trees_after += *c >= '0' && *c <= '3' ? *c - '0' : 0;
-    bool destroyed = pyramids_after + trees_after < pyramids_before + trees_before;
     char label[8];
     snprintf(label, sizeof label, "%c", text[0]);
     view_move_members(j, clicks, 2, removes, destroyed ? 1 : 0, false, label);

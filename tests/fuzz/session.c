@@ -213,17 +213,7 @@ int fuzz_session(const uint8_t *data, size_t size)
     for (size_t i = 0; i + 1 < size; i += 2)
         command(&s, data[i], data[i + 1]);
     emit(&s, "stop\n");
-    FILE *in = fmemopen(s.text, s.len ? s.len : 1, "r");
-    char *out_buf = NULL;
-    size_t out_len = 0;
-    FILE *out = open_memstream(&out_buf, &out_len);
-    if (in && out)
-        protocol_run(in, out);
-    if (in)
-        fclose(in);
-    if (out)
-        fclose(out);
-    free(out_buf);
+    fuzz_run_loop(protocol_run, s.text, s.len);
     free(s.text);
     return 0;
 }

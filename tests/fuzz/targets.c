@@ -28,10 +28,8 @@ static char *text_of(const uint8_t *data, size_t size)
     return s;
 }
 
-typedef int (*text_loop_fn)(FILE *in, FILE *out);
-
 /* Runs a front end's command loop on `input` (n bytes), output discarded. */
-static void run_loop(text_loop_fn loop, char *input, size_t n)
+void fuzz_run_loop(text_loop_fn loop, char *input, size_t n)
 {
     FILE *in = fmemopen(input, n ? n : 1, "r");
     char *out_buf = NULL;
@@ -57,7 +55,7 @@ int fuzz_protocol(const uint8_t *data, size_t size)
         return 0;
     memcpy(input, data, size);
     memcpy(input + size, "\nstop\n", 6);
-    run_loop(protocol_run, input, size + 6);
+    fuzz_run_loop(protocol_run, input, size + 6);
     free(input);
     return 0;
 }
@@ -70,7 +68,7 @@ int fuzz_otep(const uint8_t *data, size_t size)
 {
     char *input = text_of(data, size);
     if (input)
-        run_loop(otep_capped, input, strlen(input));
+        fuzz_run_loop(otep_capped, input, strlen(input));
     free(input);
     return 0;
 }

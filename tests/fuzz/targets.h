@@ -8,6 +8,7 @@
 #define DENHAM_FUZZ_TARGETS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* The protocol loop on the bytes as standard input. */
@@ -32,6 +33,11 @@ int fuzz_otep(const uint8_t *data, size_t size);
 int fuzz_match_args(const uint8_t *data, size_t size);
 
 typedef int (*fuzz_target_fn)(const uint8_t *data, size_t size);
+
+/* Runs a front end's command loop (protocol_run, otep_run...) on the n
+ * bytes at input, its output discarded: what every text target does. */
+typedef int (*text_loop_fn)(FILE *in, FILE *out);
+void fuzz_run_loop(text_loop_fn loop, char *input, size_t n);
 
 typedef struct fuzz_target {
     const char *name; /* also the corpus folder: tests/fuzz/corpus/<name> */
