@@ -27,7 +27,7 @@
 #include "../engine/core/perft.h"
 #include "../engine/core/record.h"
 #include "../engine/core/timeman.h"
-#include "../engine/core/variants.h"
+#include "../engine/games/variants.h"
 #include "../engine/search/bench.h"
 #include "../protocol/protocol.h"
 #include "brax_endings.h"

@@ -3,7 +3,7 @@
  * against one, with the quiet plies that draw it) by retrograde analysis,
  * for any two-player Brax variant, and prints how many positions are won,
  * lost and drawn. `bench_denham brax-endings [variant]`. A second solver,
- * written apart from the engine's (engine/games/brax_ending.c, which works
+ * written apart from the engine's (engine/games/brax/brax_ending.c, which works
  * on the points directly): the tests check the engine's table against its
  * counts.
  */

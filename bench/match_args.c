@@ -7,7 +7,7 @@
 
 #include "../engine/core/game.h"
 #include "../engine/core/number.h"
-#include "../engine/core/variants.h"
+#include "../engine/games/variants.h"
 #include "match_args.h"
 
 static void usage(void)

@@ -9,7 +9,7 @@
 #include "../engine/core/number.h"
 #include "../engine/core/record.h"
 #include "../engine/core/timeman.h"
-#include "../engine/core/variants.h"
+#include "../engine/games/variants.h"
 #include "../engine/search/multipv.h"
 
 #define ANALYSE_HASH_MB 64

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../engine/core/variants.h"
+#include "../engine/games/variants.h"
 
 #define SIZE 7
 #define START_RECORD "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"

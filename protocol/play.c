@@ -10,7 +10,7 @@
 #include "../engine/core/number.h"
 #include "../engine/core/record.h"
 #include "../engine/core/rng.h"
-#include "../engine/core/variants.h"
+#include "../engine/games/variants.h"
 #include "../engine/search/search.h"
 #include "../engine/search/skill.h"
 

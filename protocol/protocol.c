@@ -15,7 +15,7 @@
 #include "../engine/core/number.h"
 #include "../engine/core/perft.h"
 #include "../engine/core/record.h"
-#include "../engine/core/variants.h"
+#include "../engine/games/variants.h"
 #include "../engine/search/bench.h"
 #include "describe.h"
 #include "../engine/search/search.h"

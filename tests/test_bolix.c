@@ -7,7 +7,7 @@
 
 #include "../engine/core/perft.h"
 #include "../engine/core/rng.h"
-#include "../engine/games/bolix.h"
+#include "../engine/games/bolix/bolix.h"
 #include "../engine/search/search.h"
 #include "helpers.h"
 #include "ref_bolix.h"

@@ -4,7 +4,7 @@
 
 #include "../engine/core/perft.h"
 #include "../engine/core/record.h"
-#include "../engine/games/brandubh.h"
+#include "../engine/games/brandubh/brandubh.h"
 #include "helpers.h"
 
 static const game_t *const versions[2] = {&brandubh_v1, &brandubh_v2};

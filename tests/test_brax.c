@@ -8,7 +8,7 @@
 #include "../engine/core/perft.h"
 #include "../engine/core/record.h"
 #include "../engine/core/rng.h"
-#include "../engine/games/brax.h"
+#include "../engine/games/brax/brax.h"
 #include "helpers.h"
 #include "ref_brax.h"
 

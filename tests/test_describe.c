@@ -10,7 +10,7 @@
 
 #include "../engine/core/record.h"
 #include "../engine/core/rng.h"
-#include "../engine/core/variants.h"
+#include "../engine/games/variants.h"
 #include "../protocol/describe.h"
 #include "../protocol/protocol.h"
 #include "helpers.h"

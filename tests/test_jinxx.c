@@ -10,7 +10,7 @@
 #include "../engine/core/perft.h"
 #include "../engine/core/record.h"
 #include "../engine/core/rng.h"
-#include "../engine/games/jinxx.h"
+#include "../engine/games/jinxx/jinxx.h"
 #include "helpers.h"
 #include "ref_jinxx.h"
 

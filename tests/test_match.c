@@ -9,9 +9,9 @@
 #include "../bench/match.h"
 #include "../bench/stats.h"
 #include "../engine/core/record.h"
-#include "../engine/games/brandubh.h"
-#include "../engine/games/brax.h"
-#include "../engine/games/jinxx.h"
+#include "../engine/games/brandubh/brandubh.h"
+#include "../engine/games/brax/brax.h"
+#include "../engine/games/jinxx/jinxx.h"
 #include "helpers.h"
 
 /* 60-20-20 of 100: s = 0.7, Elo = -400 log10(1/0.7 - 1) = 147.19.

@@ -12,7 +12,7 @@
 #include "../bench/engine_proc.h"
 #include "../engine/core/record.h"
 #include "../engine/core/timeman.h"
-#include "../engine/core/variants.h"
+#include "../engine/games/variants.h"
 #include "../protocol/otep.h"
 #include "../protocol/otn.h"
 #include "helpers.h"

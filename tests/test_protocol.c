@@ -9,7 +9,7 @@
 #include "../bench/engine_proc.h"
 #include "../bench/long_game.h"
 #include "../engine/core/timeman.h"
-#include "../engine/core/variants.h"
+#include "../engine/games/variants.h"
 #include "../protocol/protocol.h"
 #include "helpers.h"
 

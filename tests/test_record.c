@@ -6,7 +6,7 @@
 
 #include "../bench/long_game.h"
 #include "../engine/core/record.h"
-#include "../engine/core/variants.h"
+#include "../engine/games/variants.h"
 #include "helpers.h"
 
 /* Two red men against one blue: no rule ends such a game. */

@@ -8,7 +8,7 @@
 
 #include "../engine/core/perft.h"
 #include "../engine/core/rng.h"
-#include "../engine/games/brandubh.h"
+#include "../engine/games/brandubh/brandubh.h"
 #include "helpers.h"
 #include "ref_brandubh.h"
 

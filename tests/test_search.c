@@ -4,11 +4,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "../engine/games/bolix.h"
-#include "../engine/games/brandubh.h"
-#include "../engine/games/brax.h"
-#include "../engine/games/jinxx.h"
-#include "../engine/core/variants.h"
+#include "../engine/games/bolix/bolix.h"
+#include "../engine/games/brandubh/brandubh.h"
+#include "../engine/games/brax/brax.h"
+#include "../engine/games/jinxx/jinxx.h"
+#include "../engine/games/variants.h"
 #include "../engine/search/bench.h"
 #include "../engine/search/skill.h"
 #include "helpers.h"

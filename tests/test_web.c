@@ -17,7 +17,7 @@
 
 #include "../engine/core/record.h"
 #include "../engine/core/rng.h"
-#include "../engine/core/variants.h"
+#include "../engine/games/variants.h"
 #include "../engine/core/timeman.h"
 #include "../bench/cdp.h"
 #include "helpers.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../engine/core/variants.h"
+#include "../../engine/games/variants.h"
 #include "../../protocol/protocol.h"
 #include "targets.h"
 

@@ -8,7 +8,7 @@
 
 #include "../../bench/match.h"
 #include "../../bench/match_args.h"
-#include "../../engine/core/variants.h"
+#include "../../engine/games/variants.h"
 #include "../../protocol/http.h"
 #include "../../protocol/otep.h"
 #include "../../protocol/protocol.h"

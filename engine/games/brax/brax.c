@@ -28,9 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/bb128.h"
-#include "../core/number.h"
-#include "../core/rng.h"
+#include "../../core/bb128.h"
+#include "../../core/number.h"
+#include "../../core/rng.h"
 #include "brax_ending.h"
 
 enum { RED = 0, BLUE = 1 };

@@ -17,7 +17,7 @@
 #ifndef DENHAM_BOLIX_H
 #define DENHAM_BOLIX_H
 
-#include "../core/game.h"
+#include "../../core/game.h"
 
 extern const game_t bolix;
 

@@ -15,7 +15,7 @@
 #ifndef DENHAM_BRAX_ENDING_H
 #define DENHAM_BRAX_ENDING_H
 
-#include "../core/game.h"
+#include "../../core/game.h"
 
 /* Two men on two[0] and two[1] of colour two_colour (0 red, 1 blue: the
  * colour a man moves two steps along) against one man on lone; points

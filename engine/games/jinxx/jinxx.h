@@ -25,7 +25,7 @@
 #ifndef DENHAM_JINXX_H
 #define DENHAM_JINXX_H
 
-#include "../core/game.h"
+#include "../../core/game.h"
 
 extern const game_t jinxx_2p;
 extern const game_t jinxx_3p;

@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/bitboard.h"
-#include "../core/rng.h"
+#include "../../core/bitboard.h"
+#include "../../core/rng.h"
 
 enum { SIDE_ATT = 0, SIDE_DEF = 1 };
 enum { PIECE_ATT = 0, PIECE_DEF = 1, PIECE_KING = 2 };

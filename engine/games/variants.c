@@ -4,10 +4,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../games/brandubh.h"
-#include "../games/brax.h"
-#include "../games/bolix.h"
-#include "../games/jinxx.h"
+#include "brandubh/brandubh.h"
+#include "brax/brax.h"
+#include "bolix/bolix.h"
+#include "jinxx/jinxx.h"
 
 /* The first entry is the default variant. */
 static const game_t *const variant_list[] = {

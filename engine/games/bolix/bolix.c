@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/bb128.h"
-#include "../core/number.h"
-#include "../core/rng.h"
+#include "../../core/bb128.h"
+#include "../../core/number.h"
+#include "../../core/rng.h"
 
 enum { BLACK = 0, WHITE = 1 };
 

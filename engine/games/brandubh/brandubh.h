@@ -12,7 +12,7 @@
 #ifndef DENHAM_BRANDUBH_H
 #define DENHAM_BRANDUBH_H
 
-#include "../core/game.h"
+#include "../../core/game.h"
 
 extern const game_t brandubh_v1;
 extern const game_t brandubh_v2;

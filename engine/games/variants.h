@@ -2,7 +2,7 @@
 #ifndef DENHAM_VARIANTS_H
 #define DENHAM_VARIANTS_H
 
-#include "game.h"
+#include "../core/game.h"
 
 /* The variant the engine starts with. */
 const game_t *variants_default(void);

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/view.h"
+#include "../../core/view.h"
 #include "jinxx.h"
 
 #define MARGIN 1.5 /* room for the trees beside the grid */

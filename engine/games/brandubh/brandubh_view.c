@@ -7,7 +7,7 @@
  */
 #include "brandubh_view.h"
 
-#include "../core/view.h"
+#include "../../core/view.h"
 #include "brandubh.h"
 
 #define SIZE 7

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/view.h"
+#include "../../core/view.h"
 #include "brax.h"
 
 #define SIZE 9

@@ -28,7 +28,7 @@
 #ifndef DENHAM_BRAX_H
 #define DENHAM_BRAX_H
 
-#include "../core/game.h"
+#include "../../core/game.h"
 
 extern const game_t brax_denham;
 extern const game_t brax_zillions;

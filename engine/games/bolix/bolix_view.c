@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/view.h"
+#include "../../core/view.h"
 #include "bolix.h"
 
 #define COLUMNS 10

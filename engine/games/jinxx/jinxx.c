@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/number.h"
-#include "../core/rng.h"
+#include "../../core/number.h"
+#include "../../core/rng.h"
 
 enum { SZ_S, SZ_M, SZ_L };
 #define ALL_CELLS 0x1FFu
