@@ -9,6 +9,7 @@
 #include "../engine/core/record.h"
 #include "../engine/core/rng.h"
 #include "../engine/games/brax/brax.h"
+#include "../engine/games/brax/brax_geometry.h"
 #include "helpers.h"
 #include "ref_brax.h"
 

@@ -37,16 +37,4 @@ extern const game_t brax_hunt;
 extern const game_t brax_3p;
 extern const game_t brax_4p;
 
-/* The colour of the segment between two orthogonally adjacent points
- * (index row * 9 + column): 0 red, 1 blue; -1 when not adjacent. */
-int brax_segment_colour(int a, int b);
-
-/* The board's moves, for code that works on points (the solved endings):
- * the points one step from p, and the 2-step paths from p along segments
- * of one colour (middle and end point; an end reached through two middle
- * points is listed once for each). Each returns how many it wrote. */
-#define BRAX_PATHS_MAX 12
-int brax_steps(int p, int to[4]);
-int brax_paths(int p, int colour, int mid[BRAX_PATHS_MAX], int end[BRAX_PATHS_MAX]);
-
 #endif

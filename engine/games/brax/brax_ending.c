@@ -1,8 +1,8 @@
 /*
  * brax_ending.c: two men against one (and one against one), solved by
  * retrograde analysis from the rules of docs/rules/brax.md, on the
- * board's steps and paths as the Brax module lists them (brax_steps,
- * brax_paths); the tests check every position against the module's own
+ * board's steps and paths as brax_geometry.c lists them (brax_steps,
+ * brax_paths); the tests check every position against the rules' own
  * moves.
  *
  * A quiet move stays in the ending and can be played back (the same
@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "brax.h"
+#include "brax_geometry.h"
 
 #define POINTS 81
 #define QUIET_DRAW 10 /* one against one: quiet plies that draw */

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../../core/view.h"
-#include "brax.h"
+#include "brax_geometry.h"
 
 #define SIZE 9
 #define RED "#c0392b"

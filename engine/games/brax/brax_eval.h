@@ -1,0 +1,16 @@
+/*
+ * brax_eval.h: Brax's evaluation and its probe of the solved endings, for
+ * the game tables (brax.c) and the rules' one-time set-up.
+ */
+#ifndef DENHAM_BRAX_EVAL_H
+#define DENHAM_BRAX_EVAL_H
+
+#include "brax_rules.h"
+
+/* The evaluation's precomputed tables, filled from brax_tables_ensure(). */
+void brax_eval_init(void);
+score_t brax_evaluate(const position_t *pos, eval_trace_t *t);
+/* Two men against one, and one against one, solved (two-player games). */
+bool brax_probe_ending(const position_t *pos, ending_t *out);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * brax_geometry.c: the board colouring (docs/rules/brax.md) and the tables
+ * precomputed from it, so that move generation and threat detection are
+ * mask tests. May not reach into positions, moves or evaluation.
+ */
+#include "brax_geometry.h"
+
+#include <pthread.h>
+
+/* Horizontal segments, row 9 first; entry k joins columns k and k+1. */
+static const char *const horizontal[9] = {
+    "BBRRBBRR", "RBRBRBRB", "RRBBRRBB", "RBRBRBRB", "BBRRBBRR",
+    "RBRBRBRB", "RRBBRRBB", "RBRBRBRB", "BBRRBBRR",
+};
+/* Vertical segments, rows 8-9 first; entry k is in column k. */
+static const char *const vertical[8] = {
+    "BBRBBBRBB", "BRRRBRRRB", "RBBBRBBBR", "RRBRRRBRR",
+    "BBRBBBRBB", "BRRRBRRRB", "RBBBRBBBR", "RRBRRRBRR",
+};
+
+bb128_t step1[N_PTS], near2[N_PTS], adj_col[N_PTS][2];
+int8_t path_mid[N_PTS][2][BRAX_PATHS_MAX], path_end[N_PTS][2][BRAX_PATHS_MAX];
+int8_t path_count[N_PTS][2];
+static pthread_once_t geometry_once = PTHREAD_ONCE_INIT;
+
+int brax_segment_colour(int a, int b)
+{
+    if (a > b) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    if (a < 0 || b >= N_PTS)
+        return -1;
+    int ra = a / 9, ca = a % 9;
+    if (b == a + 1 && ca < 8)
+        return horizontal[8 - ra][ca] == 'B';
+    if (b == a + 9)
+        return vertical[7 - ra][ca] == 'B';
+    return -1;
+}
+
+static int neighbour(int p, int dir)
+{
+    int r = p / 9, c = p % 9;
+    switch (dir) {
+    case 0: return r < 8 ? p + 9 : -1;
+    case 1: return r > 0 ? p - 9 : -1;
+    case 2: return c < 8 ? p + 1 : -1;
+    default: return c > 0 ? p - 1 : -1;
+    }
+}
+
+static void init_geometry(void)
+{
+    for (int p = 0; p < N_PTS; p++) {
+        step1[p] = bb128_zero();
+        for (int d = 0; d < 4; d++) {
+            int m = neighbour(p, d);
+            if (m < 0)
+                continue;
+            step1[p] = bb128_or(step1[p], bb128_bit(m));
+            int col = brax_segment_colour(p, m);
+            adj_col[p][col] = bb128_or(adj_col[p][col], bb128_bit(m));
+            for (int e = 0; e < 4; e++) {
+                int t = neighbour(m, e);
+                if (t < 0 || t == p || brax_segment_colour(m, t) != col)
+                    continue;
+                int k = path_count[p][col]++;
+                path_mid[p][col][k] = (int8_t)m;
+                path_end[p][col][k] = (int8_t)t;
+            }
+        }
+    }
+    for (int p = 0; p < N_PTS; p++) {
+        near2[p] = bb128_or(bb128_bit(p), step1[p]);
+        for (bb128_t m = step1[p]; !bb128_empty(m);)
+            near2[p] = bb128_or(near2[p], step1[bb128_pop(&m)]);
+    }
+}
+
+void brax_geometry_init(void) { pthread_once(&geometry_once, init_geometry); }
+
+int brax_steps(int p, int to[4])
+{
+    brax_geometry_init();
+    int n = 0;
+    for (bb128_t m = step1[p]; !bb128_empty(m);)
+        to[n++] = bb128_pop(&m);
+    return n;
+}
+
+int brax_paths(int p, int colour, int mid[BRAX_PATHS_MAX], int end[BRAX_PATHS_MAX])
+{
+    brax_geometry_init();
+    for (int k = 0; k < path_count[p][colour]; k++) {
+        mid[k] = path_mid[p][colour][k];
+        end[k] = path_end[p][colour][k];
+    }
+    return path_count[p][colour];
+}

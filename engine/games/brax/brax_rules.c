@@ -1,0 +1,724 @@
+/*
+ * brax_rules.c: the rules of every Brax variant on 128-bit bitboards:
+ * moves and calls, team turns, make/unmake, the end of the game, and the
+ * hash keys. Reads the board from brax_geometry; may not reach into the
+ * evaluation or the text.
+ *
+ * One file plays the two-player games and the team games (brax-3p,
+ * brax-4p): every rule is written for "player pl of team pl & 1" (see
+ * brax_position.h). In the two-player games each team is one player, so
+ * the same code is the old two-sided code and the hash of a two-player
+ * position is unchanged.
+ */
+#include "brax_rules.h"
+
+#include <assert.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "../../core/rng.h"
+#include "brax_eval.h"
+
+uint64_t zobrist_men[MAX_PLAYERS][N_PTS], zobrist_stm[MAX_PLAYERS], zobrist_called[2];
+uint64_t zobrist_caller[MAX_PLAYERS], zobrist_first[N_PTS];
+uint64_t zobrist_quiet[DRAW_QUIET_PLIES + 1];
+uint64_t zobrist_after_r2;
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static void init_tables(void)
+{
+    brax_geometry_init();
+    rng_t rng = {0xB3A7B3A7u};
+    for (int c = 0; c < 2; c++)
+        for (int p = 0; p < N_PTS; p++)
+            zobrist_men[c][p] = rng_next(&rng);
+    zobrist_stm[1] = rng_next(&rng);
+    zobrist_called[0] = rng_next(&rng);
+    zobrist_called[1] = rng_next(&rng);
+    for (int c = 2; c < MAX_PLAYERS; c++) {
+        for (int p = 0; p < N_PTS; p++)
+            zobrist_men[c][p] = rng_next(&rng);
+        zobrist_stm[c] = rng_next(&rng);
+    }
+    for (int c = 0; c < MAX_PLAYERS; c++)
+        zobrist_caller[c] = rng_next(&rng);
+    for (int p = 0; p < N_PTS; p++)
+        zobrist_first[p] = rng_next(&rng);
+    for (int q = 0; q <= DRAW_QUIET_PLIES; q++)
+        zobrist_quiet[q] = rng_next(&rng);
+    zobrist_after_r2 = rng_next(&rng);
+    brax_eval_init();
+}
+
+void brax_tables_ensure(void) { pthread_once(&tables_once, init_tables); }
+
+
+/* Men of the other team that player pl could capture if it were pl's turn
+ * (settled point 1: a player's own threats, not its partner's). */
+static bb128_t threats(const brax_t *b, int pl)
+{
+    int t = team_of(pl);
+    bb128_t enemy = b->team[t ^ 1], occ = bb128_or(b->team[t], enemy), res = bb128_zero();
+    bool dbl = has_double_capture(b);
+    for (bb128_t m = b->men[pl]; !bb128_empty(m);) {
+        int p = bb128_pop(&m);
+        res = bb128_or(res, bb128_and(step1[p], enemy));
+        for (int k = 0; k < path_count[p][t]; k++) {
+            int mid = path_mid[p][t][k], end = path_end[p][t][k];
+            if (!bb128_test(enemy, end))
+                continue;
+            if (!bb128_test(occ, mid))
+                res = bb128_or(res, bb128_bit(end));
+            else if (dbl && bb128_test(enemy, mid))
+                res = bb128_or(res, bb128_or(bb128_bit(mid), bb128_bit(end)));
+        }
+    }
+    return res;
+}
+
+/* Do the men `own` of a player of team t threaten a man in `victims` (men
+ * of the other team), with `friends` and `enemy` the teams' men? threats()
+ * without building the set, on boards given apart from a position, so that
+ * a move's call can be judged without making it. */
+static bool any_threat(bb128_t own, int t, bb128_t friends, bb128_t enemy, bb128_t victims, bool dbl)
+{
+    bb128_t occ = bb128_or(friends, enemy);
+    for (bb128_t m = own; !bb128_empty(m);) {
+        int p = bb128_pop(&m);
+        if (!bb128_empty(bb128_and(step1[p], victims)))
+            return true;
+        for (int k = 0; k < path_count[p][t]; k++) {
+            int mid = path_mid[p][t][k], end = path_end[p][t][k];
+            if (!bb128_test(enemy, end))
+                continue;
+            if (!bb128_test(occ, mid) ? bb128_test(victims, end)
+                                      : dbl && bb128_test(enemy, mid) &&
+                                            (bb128_test(victims, end) || bb128_test(victims, mid)))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The points within two steps of a man of `men`, outside which no man
+ * threatens one of them. */
+static bb128_t near_men(bb128_t men)
+{
+    bb128_t res = bb128_zero();
+    for (bb128_t m = men; !bb128_empty(m);)
+        res = bb128_or(res, near2[bb128_pop(&m)]);
+    return res;
+}
+
+#ifndef NDEBUG
+/* The two-player mover's men that threaten an enemy man, tested man by man:
+ * what quiet_calls_of() finds by threat_points(). */
+static bb128_t steady_men(const brax_t *b, bb128_t enemy_near)
+{
+    int t = team_of(b->stm);
+    bb128_t out = bb128_zero();
+    for (bb128_t m = bb128_and(b->men[b->stm], enemy_near); !bb128_empty(m);) {
+        int p = bb128_pop(&m);
+        if (any_threat(bb128_bit(p), t, b->team[t], b->team[t ^ 1], b->team[t ^ 1], has_double_capture(b)))
+            out = bb128_or(out, bb128_bit(p));
+    }
+    return out;
+}
+#endif
+
+/* Moves of player pl's men in `from_set`, without calls. */
+static int gen_plain(const brax_t *b, int pl, bb128_t from_set, move_t *moves)
+{
+    int t = team_of(pl), n = 0;
+    bb128_t friends = b->team[t], enemy = b->team[t ^ 1], occ = bb128_or(friends, enemy);
+    bool dbl = has_double_capture(b);
+    for (bb128_t m = from_set; !bb128_empty(m);) {
+        int p = bb128_pop(&m);
+        for (bb128_t to_set = bb128_andnot(step1[p], friends); !bb128_empty(to_set);) {
+            int to = bb128_pop(&to_set);
+            moves[n++] = encode(p, to, -1) | (bb128_test(enemy, to) ? MOVE_CAPTURE : 0);
+        }
+        bb128_t reached = bb128_zero();
+        for (int k = 0; k < path_count[p][t]; k++) {
+            int mid = path_mid[p][t][k], end = path_end[p][t][k];
+            if (!bb128_test(occ, mid)) {
+                /* Two paths to one end are one move. */
+                if (bb128_test(friends, end) || bb128_test(reached, end))
+                    continue;
+                reached = bb128_or(reached, bb128_bit(end));
+                moves[n++] = encode(p, end, -1) | (bb128_test(enemy, end) ? MOVE_CAPTURE : 0);
+            } else if (dbl && bb128_test(enemy, mid) && bb128_test(enemy, end)) {
+                moves[n++] = encode(p, end, mid) | MOVE_CAPTURE;
+            }
+        }
+    }
+    return n;
+}
+
+/* The men the side to move must choose from after a call, or empty. */
+bb128_t brax_forced_men(const brax_t *b)
+{
+    if (b->caller < 0)
+        return bb128_zero();
+    return bb128_and(threats(b, b->caller), b->men[b->stm]);
+}
+
+/* Is the ply about to be played Blue's first of a two-ply brax-3p turn? */
+static bool blue_first_of_two(const brax_t *b)
+{
+    return b->variant == V_3P && b->stm == BLUE_3P && b->first < 0 && bb128_popcount(b->men[BLUE_3P]) >= 2;
+}
+
+/* Could player pl move at all, were it its turn (settled point 6)? */
+static bool can_move(const brax_t *b, int pl)
+{
+    move_t moves[MAX_MOVES];
+    return !bb128_empty(b->men[pl]) && gen_plain(b, pl, b->men[pl], moves) > 0;
+}
+
+static bool is_over(const brax_t *b)
+{
+    int red = bb128_popcount(b->team[RED]), blue = bb128_popcount(b->team[BLUE]);
+    return red == 0 || blue == 0 || (red == 1 && blue == 1 && b->quiet >= DRAW_QUIET_PLIES);
+}
+
+
+/* Can the player to move call at all this turn, whatever the move? */
+static bool calls_possible(const brax_t *b)
+{
+    if (b->variant == V_EASY || blue_first_of_two(b))
+        return false;
+    /* Not on the team's turn right after its call. */
+    return b->variant == V_ZILLIONS || !(b->called & (1u << team_of(b->stm)));
+}
+
+/* Do the men on each side after a move allow a call at all (the rules'
+ * "Brax" call: never while one side has one man and the other one or two;
+ * in Zillions, the caller two or more and the opponent three or more)? */
+static bool counts_allow_call(const brax_t *b, int n_own, int n_other)
+{
+    if (b->variant == V_ZILLIONS)
+        return n_own >= 2 && n_other >= 3;
+    return !((n_own == 1 && n_other <= 2) || (n_other == 1 && n_own <= 2));
+}
+
+/* May the player to move of b add a call to m? Judged on the position after
+ * m (settled points 1-4 and 8 in the team games), built from the boards the
+ * move changes rather than by making it: this runs for every move.
+ * `steady`, when not NULL (two-player games), holds the mover's men that
+ * threaten an enemy man before the move: a move changes no threat of a man
+ * more than two steps from every point it touches, so only the men near
+ * those points are tested again. enemy_near: the points within two steps
+ * of an enemy man, outside which no man threatens anything. */
+static bool call_allowed(const brax_t *b, move_t m, const bb128_t *steady, bb128_t enemy_near)
+{
+    int pl = b->stm, t = team_of(pl);
+    bb128_t moved = bb128_zero(), taken = bb128_zero();
+    if (!(m & MOVE_PASS)) {
+        moved = bb128_or(bb128_bit(move_from(m)), bb128_bit(move_to(m)));
+        taken = bb128_and(b->team[t ^ 1], bb128_bit(move_to(m)));
+        if (move_mid(m) >= 0)
+            taken = bb128_or(taken, bb128_bit(move_mid(m)));
+    }
+    bb128_t own = bb128_xor(b->men[pl], moved), friends = bb128_xor(b->team[t], moved);
+    bb128_t enemy = bb128_andnot(b->team[t ^ 1], taken);
+    if (!counts_allow_call(b, bb128_popcount(friends), bb128_popcount(enemy)))
+        return false;
+    /* The call binds the next player, who must be an opponent with a man
+     * that pl threatens. */
+    int next = pl ^ 1;
+    if (team_game(b)) {
+        next = (b->variant == V_3P ? cycle_3p : cycle_4p)[brax_next_slot(b, taken)];
+        if (team_of(next) == t)
+            return false;
+    }
+    bb128_t victims = bb128_andnot(b->men[next], taken);
+    if (steady && !(m & MOVE_PASS)) {
+        bb128_t near = bb128_or(near2[move_from(m)], near2[move_to(m)]);
+        if (move_mid(m) >= 0)
+            near = bb128_or(near, near2[move_mid(m)]);
+        if (!bb128_empty(bb128_andnot(*steady, near)))
+            return true;
+        own = bb128_and(own, near);
+    }
+    own = bb128_and(own, enemy_near);
+    return !bb128_empty(own) && any_threat(own, t, friends, enemy, victims, has_double_capture(b));
+}
+
+/* The points from which a man of team t threatens a man of `enemy` now:
+ * next to one, or two steps from one along a path of the team's colour
+ * whose middle is empty (or, with double captures, an enemy man). Whether a
+ * man threatens is then one bit test, as chess engines test checks by
+ * precomputed check squares. */
+static bb128_t threat_points(bb128_t enemy, bb128_t occ, int t, bool dbl)
+{
+    bb128_t res = bb128_zero();
+    for (bb128_t e = enemy; !bb128_empty(e);) {
+        int p = bb128_pop(&e);
+        res = bb128_or(res, step1[p]);
+        for (bb128_t mids = adj_col[p][t]; !bb128_empty(mids);) {
+            int m = bb128_pop(&mids);
+            if (!bb128_test(occ, m) || (dbl && bb128_test(enemy, m)))
+                res = bb128_or(res, bb128_andnot(adj_col[m][t], bb128_bit(p)));
+        }
+    }
+    return res;
+}
+
+/* The points y from which a man of team t would capture a man of `enemy`
+ * by the 2-step y-p-e once the point p is empty. */
+static bb128_t through_points(int p, int t, bb128_t enemy)
+{
+    bb128_t ends = bb128_and(adj_col[p][t], enemy);
+    if (bb128_empty(ends))
+        return bb128_zero();
+    /* With two enemy ends, each is reached from the other's side too. */
+    return bb128_popcount(ends) >= 2 ? adj_col[p][t] : bb128_andnot(adj_col[p][t], ends);
+}
+
+/* call_allowed for a quiet move of a two-player game, from what no quiet
+ * move changes, worked out once per position: whether the men on each side
+ * allow a call at all, the points within two steps of an enemy man (outside
+ * which no man threatens), the points from which a man threatens (`hot`,
+ * found only when a man or a target is near enough to need it) and the
+ * mover's men standing on them. */
+typedef struct quiet_calls {
+    bool counts_allow, dbl, hot_known;
+    bb128_t steady, enemy_near, hot;
+} quiet_calls_t;
+
+static bb128_t hot_points(const brax_t *b, quiet_calls_t *q)
+{
+    if (!q->hot_known) {
+        int t = team_of(b->stm);
+        q->hot = threat_points(b->team[t ^ 1], bb128_or(b->team[0], b->team[1]), t, q->dbl);
+        q->hot_known = true;
+    }
+    return q->hot;
+}
+
+static quiet_calls_t quiet_calls_of(const brax_t *b, bb128_t enemy_near)
+{
+    int t = team_of(b->stm);
+    quiet_calls_t q = {.dbl = has_double_capture(b), .enemy_near = enemy_near};
+    q.counts_allow = counts_allow_call(b, bb128_popcount(b->team[t]), bb128_popcount(b->team[t ^ 1]));
+    bb128_t near = bb128_and(b->men[b->stm], enemy_near);
+    if (!bb128_empty(near))
+        q.steady = bb128_and(near, hot_points(b, &q));
+    return q;
+}
+
+/* A quiet move from `from` to `to` leaves an enemy man threatened when a
+ * threatening man other than the mover is not next to `to` (only a path
+ * through `to` can be blocked), a man's 2-step through `from` is opened, or
+ * the mover threatens from `to`; failing those, the threatening men next to
+ * `to` are tested on the boards after the move. `through` is
+ * through_points(from, ...). */
+static bool quiet_call_allowed(const brax_t *b, int from, int to, bb128_t through, quiet_calls_t *q)
+{
+    if (!q->counts_allow)
+        return false;
+    bb128_t rest = bb128_andnot(q->steady, bb128_bit(from));
+    if (!bb128_empty(bb128_andnot(rest, step1[to])))
+        return true;
+    if (bb128_test(through, to) || !bb128_empty(bb128_and(b->men[b->stm], through)))
+        return true;
+    if (bb128_test(q->enemy_near, to) && bb128_test(hot_points(b, q), to))
+        return true;
+    if (bb128_empty(rest))
+        return false;
+    int t = team_of(b->stm);
+    bb128_t moved = bb128_or(bb128_bit(from), bb128_bit(to));
+    return any_threat(rest, t, bb128_xor(b->team[t], moved), b->team[t ^ 1], b->team[t ^ 1], q->dbl);
+}
+
+/* Is move m (a plain move, or its call variant) in `part`? The calls of
+ * quiet moves, judged one by one, are left to GEN_QUIET, so that the
+ * search's first stage (GEN_CAPTURES) judges none of them. */
+static bool in_part(move_t m, gen_part_t part)
+{
+    bool capture = m & MOVE_CAPTURE;
+    switch (part) {
+    case GEN_NOISY:
+        return capture || (m & MOVE_CALL);
+    case GEN_CAPTURES:
+        return capture;
+    case GEN_QUIET:
+        return !capture;
+    default:
+        return true;
+    }
+}
+
+int brax_gen(const brax_t *b, move_t *moves, gen_part_t part)
+{
+    if (is_over(b))
+        return 0;
+    int pl = b->stm;
+    bb128_t movable = b->men[pl];
+    if (b->first >= 0) /* Blue's second ply moves another man */
+        movable = bb128_andnot(movable, bb128_bit(b->first));
+    move_t plain[MAX_MOVES];
+    bb128_t forced = bb128_and(brax_forced_men(b), movable);
+    int n = bb128_empty(forced) ? 0 : gen_plain(b, pl, forced, plain);
+    if (n == 0) /* no call, or no threatened man can move: any move */
+        n = gen_plain(b, pl, movable, plain);
+    if (n == 0 && team_game(b)) {
+        /* A player who cannot move passes while the team can still move,
+         * and Blue's impossible second ply is a pass (settled 6 and 10). */
+        bool pass = b->first >= 0;
+        for (int q = team_of(pl); q < b->players && !pass; q += 2)
+            pass = q != pl && can_move(b, q);
+        if (pass)
+            plain[n++] = MOVE_PASS;
+    }
+    bool calls = calls_possible(b);
+    bb128_t enemy_near = bb128_zero();
+    if (calls)
+        enemy_near = near_men(b->team[team_of(pl) ^ 1]);
+    quiet_calls_t q = {0};
+    bool two_sided = calls && !team_game(b), q_known = false;
+    int out = 0, through_of = -1;
+    bb128_t through = bb128_zero();
+    for (int i = 0; i < n; i++) {
+        move_t m = plain[i];
+        if (m & MOVE_CAPTURE)
+            m |= MOVE_NOISY | MOVE_IRREVERSIBLE;
+        /* Quiescence takes captures and calls: a call decides the reply, so
+         * stopping just before one would hide what it wins. */
+        if (in_part(m, part))
+            moves[out++] = m;
+        if (!calls || !in_part(m | MOVE_CALL, part))
+            continue;
+        if (two_sided && !q_known) {
+            q = quiet_calls_of(b, enemy_near);
+            assert(bb128_eq(q.steady, steady_men(b, enemy_near)));
+            q_known = true;
+        }
+        bool call;
+        if (two_sided && !(m & (MOVE_CAPTURE | MOVE_PASS))) {
+            if (move_from(m) != through_of) { /* a man's moves come together */
+                through_of = move_from(m);
+                through = through_points(through_of, team_of(pl), b->team[team_of(pl) ^ 1]);
+            }
+            call = quiet_call_allowed(b, move_from(m), move_to(m), through, &q);
+            assert(call == call_allowed(b, m, &q.steady, enemy_near));
+        } else {
+            call = call_allowed(b, m, two_sided ? &q.steady : NULL, enemy_near);
+        }
+        if (call)
+            moves[out++] = m | MOVE_CALL | MOVE_NOISY;
+    }
+    return out;
+}
+
+/* Only the moved man's plain moves are listed, and the call judged alone;
+ * a pass is looked up in the whole list. After a call, a man outside the
+ * threatened ones moves only when none of them can. */
+bool brax_move_legal(const position_t *pos, move_t m)
+{
+    const brax_t *b = CP(pos);
+    move_t moves[MAX_MOVES];
+    if (m & MOVE_PASS)
+        return move_in(m, moves, brax_gen(b, moves, GEN_ALL));
+    int from = move_from(m);
+    if (is_over(b) || from >= N_PTS || from == b->first || !bb128_test(b->men[b->stm], from))
+        return false;
+    bb128_t forced = brax_forced_men(b);
+    if (b->first >= 0)
+        forced = bb128_andnot(forced, bb128_bit(b->first));
+    if (!bb128_empty(forced) && !bb128_test(forced, from) && gen_plain(b, b->stm, forced, moves) > 0)
+        return false;
+    move_t plain = m & ~(MOVE_CALL | MOVE_NOISY | MOVE_IRREVERSIBLE);
+    if (!move_in(plain, moves, gen_plain(b, b->stm, bb128_bit(from), moves)))
+        return false;
+    move_t flagged = plain | ((plain & MOVE_CAPTURE) ? MOVE_NOISY | MOVE_IRREVERSIBLE : 0);
+    if (!(m & MOVE_CALL))
+        return m == flagged;
+    return m == (flagged | MOVE_CALL | MOVE_NOISY) && calls_possible(b) &&
+           call_allowed(b, plain, NULL, near_men(b->team[team_of(b->stm) ^ 1]));
+}
+
+/* ---- counting moves (perft's last ply) ---- */
+
+/* The points a man of team t on p moves to, captures included, by masks:
+ * its free neighbours and the ends of its 2-steps over an empty middle
+ * (two paths to one end are one move: a set). Double captures apart. */
+static bb128_t man_targets(int p, int t, bb128_t friends, bb128_t occ)
+{
+    bb128_t two = bb128_zero();
+    for (bb128_t mids = bb128_andnot(adj_col[p][t], occ); !bb128_empty(mids);)
+        two = bb128_or(two, adj_col[bb128_pop(&mids)][t]);
+    return bb128_andnot(bb128_or(step1[p], two), friends);
+}
+
+/* The calls among the moves of the man on p to `quiet` (his quiet targets):
+ * quiet_call_allowed on the whole set where no threatening man but the
+ * mover stands, target by target otherwise. */
+static int count_quiet_calls(const brax_t *b, int p, bb128_t quiet, quiet_calls_t *q)
+{
+    if (!q->counts_allow || bb128_empty(quiet))
+        return 0;
+    int t = team_of(b->stm);
+    bb128_t through = through_points(p, t, b->team[t ^ 1]);
+    if (!bb128_empty(bb128_and(b->men[b->stm], through)))
+        return bb128_popcount(quiet);
+    if (bb128_empty(bb128_andnot(q->steady, bb128_bit(p)))) {
+        bb128_t near = bb128_and(quiet, q->enemy_near); /* through lies in enemy_near */
+        return bb128_empty(near) ? 0 : bb128_popcount(bb128_and(near, bb128_or(through, hot_points(b, q))));
+    }
+    int calls = 0;
+    for (bb128_t to = quiet; !bb128_empty(to);)
+        calls += quiet_call_allowed(b, p, bb128_pop(&to), through, q);
+    return calls;
+}
+
+/* The calls among the captures of the man on p, each judged by
+ * call_allowed (captures are few). */
+static int count_capture_calls(const brax_t *b, int p, bb128_t captures, bb128_t dbl_mids, const quiet_calls_t *q)
+{
+    int calls = 0, t = team_of(b->stm);
+    for (bb128_t to = captures; !bb128_empty(to);)
+        calls += call_allowed(b, encode(p, bb128_pop(&to), -1) | MOVE_CAPTURE, &q->steady, q->enemy_near);
+    for (bb128_t mids = dbl_mids; !bb128_empty(mids);) {
+        int mid = bb128_pop(&mids);
+        for (bb128_t to = bb128_and(adj_col[mid][t], b->team[t ^ 1]); !bb128_empty(to);)
+            calls += call_allowed(b, encode(p, bb128_pop(&to), mid) | MOVE_CAPTURE, &q->steady, q->enemy_near);
+    }
+    return calls;
+}
+
+/* The moves of the men `from_set` of a two-player game's mover, with their
+ * calls when `q` is not NULL. */
+static int count_men_moves(const brax_t *b, bb128_t from_set, quiet_calls_t *q)
+{
+    int t = team_of(b->stm), n = 0;
+    bb128_t friends = b->team[t], enemy = b->team[t ^ 1], occ = bb128_or(friends, enemy);
+    bool dbl = has_double_capture(b);
+    for (bb128_t m = from_set; !bb128_empty(m);) {
+        int p = bb128_pop(&m);
+        bb128_t targets = man_targets(p, t, friends, occ);
+        bb128_t dbl_mids = dbl ? bb128_and(adj_col[p][t], enemy) : bb128_zero();
+        n += bb128_popcount(targets);
+        for (bb128_t mids = dbl_mids; !bb128_empty(mids);)
+            n += bb128_popcount(bb128_and(adj_col[bb128_pop(&mids)][t], enemy));
+        if (q) {
+            n += count_quiet_calls(b, p, bb128_andnot(targets, enemy), q);
+            n += count_capture_calls(b, p, bb128_and(targets, enemy), dbl_mids, q);
+        }
+    }
+    return n;
+}
+
+/* brax_gen()'s count without the list, for the two-player games. */
+static int count_two_player(const brax_t *b)
+{
+    if (is_over(b))
+        return 0;
+    bb128_t from_set = bb128_and(brax_forced_men(b), b->men[b->stm]);
+    if (bb128_empty(from_set) || count_men_moves(b, from_set, NULL) == 0)
+        from_set = b->men[b->stm];
+    if (!calls_possible(b))
+        return count_men_moves(b, from_set, NULL);
+    quiet_calls_t q = quiet_calls_of(b, near_men(b->team[team_of(b->stm) ^ 1]));
+    return count_men_moves(b, from_set, &q);
+}
+
+int brax_gen_moves(const position_t *pos, move_t *moves) { return brax_gen(CP(pos), moves, GEN_ALL); }
+int brax_gen_noisy(const position_t *pos, move_t *moves) { return brax_gen(CP(pos), moves, GEN_NOISY); }
+int brax_gen_captures(const position_t *pos, move_t *moves) { return brax_gen(CP(pos), moves, GEN_CAPTURES); }
+int brax_gen_quiet(const position_t *pos, move_t *moves) { return brax_gen(CP(pos), moves, GEN_QUIET); }
+int brax_count_moves(const position_t *pos)
+{
+    if (!team_game(CP(pos)))
+        return count_two_player(CP(pos));
+    move_t moves[MAX_MOVES];
+    return brax_gen(CP(pos), moves, GEN_ALL);
+}
+
+/* ---- make / unmake ---- */
+
+static void toggle(brax_t *b, int pl, int p)
+{
+    b->men[pl] = bb128_xor(b->men[pl], bb128_bit(p));
+    b->team[team_of(pl)] = bb128_xor(b->team[team_of(pl)], bb128_bit(p));
+    b->hash ^= zobrist_men[pl][p];
+}
+
+/* The owner of the man of team t on point p. */
+static int owner(const brax_t *b, int t, int p)
+{
+    for (int pl = t; pl < b->players; pl += 2)
+        if (bb128_test(b->men[pl], p))
+            return pl;
+    assert(!"no man there");
+    return t;
+}
+
+/* Moves the men of m; a pass moves nothing. */
+static void apply(brax_t *b, move_t m)
+{
+    bool capture = false;
+    if (!(m & MOVE_PASS)) {
+        int pl = b->stm, from = move_from(m), to = move_to(m), mid = move_mid(m), foe = team_of(pl) ^ 1;
+        capture = bb128_test(b->team[foe], to);
+        if (capture)
+            toggle(b, owner(b, foe, to), to);
+        if (mid >= 0)
+            toggle(b, owner(b, foe, mid), mid);
+        toggle(b, pl, from);
+        toggle(b, pl, to);
+    }
+    b->quiet = capture ? 0 : (uint8_t)(b->quiet < 255 ? b->quiet + 1 : 255);
+}
+
+static void set_called(brax_t *b, int t, bool on)
+{
+    if (((b->called >> t) & 1) != on) {
+        b->called ^= (uint8_t)(1u << t);
+        b->hash ^= zobrist_called[t];
+    }
+}
+
+/* The binding caller and Blue's first man are hashed in the team games
+ * only: in the two-player games the caller follows from `called`. */
+static void set_caller(brax_t *b, int pl)
+{
+    if (team_game(b) && b->caller != pl)
+        b->hash ^= (b->caller >= 0 ? zobrist_caller[b->caller] : 0) ^ (pl >= 0 ? zobrist_caller[pl] : 0);
+    b->caller = (int8_t)pl;
+}
+
+static void set_first(brax_t *b, int p)
+{
+    if (b->first != p)
+        b->hash ^= (b->first >= 0 ? zobrist_first[b->first] : 0) ^ (p >= 0 ? zobrist_first[p] : 0);
+    b->first = (int8_t)p;
+}
+
+static void set_stm(brax_t *b, int pl)
+{
+    b->hash ^= zobrist_stm[b->stm] ^ zobrist_stm[pl];
+    b->stm = (uint8_t)pl;
+}
+
+/* The next slot of the turn cycle whose player still has men once the men
+ * in `taken` are gone (settled 5). */
+int brax_next_slot(const brax_t *b, bb128_t taken)
+{
+    const uint8_t *cycle = b->variant == V_3P ? cycle_3p : cycle_4p;
+    for (int k = 1; k <= 4; k++) {
+        int s = (b->slot + k) & 3;
+        if (!bb128_empty(bb128_andnot(b->men[cycle[s]], taken)))
+            return s;
+    }
+    return b->slot;
+}
+
+/* Plays m: the men, then the call and whose turn it is. */
+static void play(brax_t *b, move_t m)
+{
+    int pl = b->stm;
+    if (blue_first_of_two(b)) {
+        /* Settled 7 and 9: Blue moves again, another man, and a red call
+         * bound this ply only. */
+        apply(b, m);
+        set_first(b, move_to(m));
+        set_caller(b, -1);
+        return;
+    }
+    apply(b, m);
+    set_called(b, team_of(pl), (m & MOVE_CALL) != 0);
+    set_caller(b, (m & MOVE_CALL) ? pl : -1);
+    if (!team_game(b)) {
+        set_stm(b, pl ^ 1);
+        return;
+    }
+    set_first(b, -1);
+    b->slot = (uint8_t)brax_next_slot(b, bb128_zero());
+    set_stm(b, (b->variant == V_3P ? cycle_3p : cycle_4p)[b->slot]);
+}
+
+void brax_make(position_t *pos, move_t m, undo_t *u)
+{
+    brax_t *b = P(pos);
+    memcpy(u->w, b, sizeof *b);
+    play(b, m);
+}
+
+void brax_unmake(position_t *pos, move_t m, const undo_t *u)
+{
+    (void)m;
+    memcpy(P(pos), u->w, sizeof(brax_t));
+}
+
+_Static_assert(sizeof(brax_t) <= sizeof(((undo_t *)0)->w), "undo holds a position");
+
+/* Two players only, not while a call binds or may bind, and not with
+ * fewer than three men (having to move is what loses such endings). */
+bool brax_pass_turn(position_t *pos)
+{
+    brax_t *b = P(pos);
+    if (team_game(b) || b->called || bb128_popcount(b->men[b->stm]) < 3)
+        return false;
+    b->hash ^= zobrist_stm[b->stm] ^ zobrist_stm[b->stm ^ 1];
+    b->stm ^= 1;
+    return true;
+}
+
+/* ---- state ---- */
+
+int brax_to_move(const position_t *pos) { return CP(pos)->stm; }
+uint64_t brax_hash(const position_t *pos) { return CP(pos)->hash; }
+
+/* The table tells apart what repetition does not (settled point 13) but
+ * the game's future depends on: with one man against one the quiet plies,
+ * which decide the draw; in brax-3p whether Blue moves after R1 or after
+ * R2, which decides who moves after Blue. */
+uint64_t brax_tt_key(const position_t *pos)
+{
+    const brax_t *b = CP(pos);
+    uint64_t key = b->hash;
+    if (b->variant == V_3P && b->slot == 3)
+        key ^= zobrist_after_r2;
+    if (bb128_popcount(b->team[RED]) != 1 || bb128_popcount(b->team[BLUE]) != 1)
+        return key;
+    return key ^ zobrist_quiet[b->quiet < DRAW_QUIET_PLIES ? b->quiet : DRAW_QUIET_PLIES];
+}
+
+player_mask_t brax_players_in(const position_t *pos)
+{
+    const brax_t *b = CP(pos);
+    player_mask_t in = 0;
+    for (int pl = 0; pl < b->players; pl++)
+        if (!bb128_empty(b->men[pl]))
+            in |= player_bit(pl);
+    return in;
+}
+
+bool brax_decided(const position_t *pos, outcome_t *out)
+{
+    const brax_t *b = CP(pos);
+    /* Settled 11: a team without men has lost, whoever is to move. */
+    for (int t = 0; t < 2; t++)
+        if (bb128_empty(b->team[t])) {
+            *out = (outcome_t){OUTCOME_WIN, team_mask(b, t ^ 1), "no pieces left"};
+            return true;
+        }
+    if (is_over(b)) {
+        *out = (outcome_t){OUTCOME_DRAW, brax_players_in(pos), "one against one, ten moves without capture"};
+        return true;
+    }
+    return false;
+}
+
+outcome_t brax_outcome(const position_t *pos)
+{
+    outcome_t o;
+    if (brax_decided(pos, &o))
+        return o;
+    const brax_t *b = CP(pos);
+    if (brax_count_moves(pos) == 0)
+        return (outcome_t){OUTCOME_WIN, team_mask(b, team_of(b->stm) ^ 1), "no legal move"};
+    return (outcome_t){OUTCOME_NONE, 0, NULL};
+}
