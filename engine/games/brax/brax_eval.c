@@ -70,11 +70,11 @@ static int mobility_and_threats(const brax_t *b, int pl, bb128_t *hits)
     int n = 0;
     for (bb128_t m = b->men[pl]; !bb128_empty(m);) {
         int p = bb128_pop(&m);
-        bb128_t near = bb128_andnot(step1[p], friends), reach = bb128_zero();
+        bb128_t near = bb128_andnot(brax_step1[p], friends), reach = bb128_zero();
         n += bb128_popcount(near);
         res = bb128_or(res, bb128_and(near, enemy));
-        for (int k = 0; k < path_count[p][t]; k++) {
-            int mid = path_mid[p][t][k], end = path_end[p][t][k];
+        for (int k = 0; k < brax_path_count[p][t]; k++) {
+            int mid = brax_path_mid[p][t][k], end = brax_path_end[p][t][k];
             if (!bb128_test(occ, mid)) {
                 reach = bb128_or(reach, bb128_bit(end));
             } else if (dbl && bb128_test(enemy, mid) && bb128_test(enemy, end)) {

@@ -18,9 +18,9 @@ static const char *const vertical[8] = {
     "BBRBBBRBB", "BRRRBRRRB", "RBBBRBBBR", "RRBRRRBRR",
 };
 
-bb128_t step1[N_PTS], near2[N_PTS], adj_col[N_PTS][2];
-int8_t path_mid[N_PTS][2][BRAX_PATHS_MAX], path_end[N_PTS][2][BRAX_PATHS_MAX];
-int8_t path_count[N_PTS][2];
+bb128_t brax_step1[N_PTS], brax_near2[N_PTS], brax_adj_col[N_PTS][2];
+int8_t brax_path_mid[N_PTS][2][BRAX_PATHS_MAX], brax_path_end[N_PTS][2][BRAX_PATHS_MAX];
+int8_t brax_path_count[N_PTS][2];
 static pthread_once_t geometry_once = PTHREAD_ONCE_INIT;
 
 int brax_segment_colour(int a, int b)
@@ -54,28 +54,28 @@ static int neighbour(int p, int dir)
 static void init_geometry(void)
 {
     for (int p = 0; p < N_PTS; p++) {
-        step1[p] = bb128_zero();
+        brax_step1[p] = bb128_zero();
         for (int d = 0; d < 4; d++) {
             int m = neighbour(p, d);
             if (m < 0)
                 continue;
-            step1[p] = bb128_or(step1[p], bb128_bit(m));
+            brax_step1[p] = bb128_or(brax_step1[p], bb128_bit(m));
             int col = brax_segment_colour(p, m);
-            adj_col[p][col] = bb128_or(adj_col[p][col], bb128_bit(m));
+            brax_adj_col[p][col] = bb128_or(brax_adj_col[p][col], bb128_bit(m));
             for (int e = 0; e < 4; e++) {
                 int t = neighbour(m, e);
                 if (t < 0 || t == p || brax_segment_colour(m, t) != col)
                     continue;
-                int k = path_count[p][col]++;
-                path_mid[p][col][k] = (int8_t)m;
-                path_end[p][col][k] = (int8_t)t;
+                int k = brax_path_count[p][col]++;
+                brax_path_mid[p][col][k] = (int8_t)m;
+                brax_path_end[p][col][k] = (int8_t)t;
             }
         }
     }
     for (int p = 0; p < N_PTS; p++) {
-        near2[p] = bb128_or(bb128_bit(p), step1[p]);
-        for (bb128_t m = step1[p]; !bb128_empty(m);)
-            near2[p] = bb128_or(near2[p], step1[bb128_pop(&m)]);
+        brax_near2[p] = bb128_or(bb128_bit(p), brax_step1[p]);
+        for (bb128_t m = brax_step1[p]; !bb128_empty(m);)
+            brax_near2[p] = bb128_or(brax_near2[p], brax_step1[bb128_pop(&m)]);
     }
 }
 
@@ -85,7 +85,7 @@ int brax_steps(int p, int to[4])
 {
     brax_geometry_init();
     int n = 0;
-    for (bb128_t m = step1[p]; !bb128_empty(m);)
+    for (bb128_t m = brax_step1[p]; !bb128_empty(m);)
         to[n++] = bb128_pop(&m);
     return n;
 }
@@ -93,9 +93,9 @@ int brax_steps(int p, int to[4])
 int brax_paths(int p, int colour, int mid[BRAX_PATHS_MAX], int end[BRAX_PATHS_MAX])
 {
     brax_geometry_init();
-    for (int k = 0; k < path_count[p][colour]; k++) {
-        mid[k] = path_mid[p][colour][k];
-        end[k] = path_end[p][colour][k];
+    for (int k = 0; k < brax_path_count[p][colour]; k++) {
+        mid[k] = brax_path_mid[p][colour][k];
+        end[k] = brax_path_end[p][colour][k];
     }
-    return path_count[p][colour];
+    return brax_path_count[p][colour];
 }

@@ -15,16 +15,16 @@
 #define BRAX_PATHS_MAX 12
 
 /* Filled by brax_geometry_init(), read-only after. */
-extern bb128_t step1[N_PTS];
+extern bb128_t brax_step1[N_PTS];
 /* The point and every point one or two steps from it: all a man's threats
  * depend on (its own point, a path's middle, the victims). */
-extern bb128_t near2[N_PTS];
+extern bb128_t brax_near2[N_PTS];
 /* The neighbours of each point along a segment of each colour: the first
  * and second steps of a 2-step of that colour (a path p-m-e is m in
- * adj_col[p][c], e in adj_col[m][c], e != p). */
-extern bb128_t adj_col[N_PTS][2];
-extern int8_t path_mid[N_PTS][2][BRAX_PATHS_MAX], path_end[N_PTS][2][BRAX_PATHS_MAX];
-extern int8_t path_count[N_PTS][2];
+ * brax_adj_col[p][c], e in brax_adj_col[m][c], e != p). */
+extern bb128_t brax_adj_col[N_PTS][2];
+extern int8_t brax_path_mid[N_PTS][2][BRAX_PATHS_MAX], brax_path_end[N_PTS][2][BRAX_PATHS_MAX];
+extern int8_t brax_path_count[N_PTS][2];
 
 /* Fills the tables above, once; safe from any thread. */
 void brax_geometry_init(void);

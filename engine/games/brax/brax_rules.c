@@ -19,10 +19,10 @@
 #include "../../core/rng.h"
 #include "brax_eval.h"
 
-uint64_t zobrist_men[MAX_PLAYERS][N_PTS], zobrist_stm[MAX_PLAYERS], zobrist_called[2];
-uint64_t zobrist_caller[MAX_PLAYERS], zobrist_first[N_PTS];
-uint64_t zobrist_quiet[DRAW_QUIET_PLIES + 1];
-uint64_t zobrist_after_r2;
+uint64_t brax_zobrist_men[MAX_PLAYERS][N_PTS], brax_zobrist_stm[MAX_PLAYERS], brax_zobrist_called[2];
+uint64_t brax_zobrist_caller[MAX_PLAYERS], brax_zobrist_first[N_PTS];
+uint64_t brax_zobrist_quiet[DRAW_QUIET_PLIES + 1];
+uint64_t brax_zobrist_after_r2;
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 static void init_tables(void)
@@ -31,22 +31,22 @@ static void init_tables(void)
     rng_t rng = {0xB3A7B3A7u};
     for (int c = 0; c < 2; c++)
         for (int p = 0; p < N_PTS; p++)
-            zobrist_men[c][p] = rng_next(&rng);
-    zobrist_stm[1] = rng_next(&rng);
-    zobrist_called[0] = rng_next(&rng);
-    zobrist_called[1] = rng_next(&rng);
+            brax_zobrist_men[c][p] = rng_next(&rng);
+    brax_zobrist_stm[1] = rng_next(&rng);
+    brax_zobrist_called[0] = rng_next(&rng);
+    brax_zobrist_called[1] = rng_next(&rng);
     for (int c = 2; c < MAX_PLAYERS; c++) {
         for (int p = 0; p < N_PTS; p++)
-            zobrist_men[c][p] = rng_next(&rng);
-        zobrist_stm[c] = rng_next(&rng);
+            brax_zobrist_men[c][p] = rng_next(&rng);
+        brax_zobrist_stm[c] = rng_next(&rng);
     }
     for (int c = 0; c < MAX_PLAYERS; c++)
-        zobrist_caller[c] = rng_next(&rng);
+        brax_zobrist_caller[c] = rng_next(&rng);
     for (int p = 0; p < N_PTS; p++)
-        zobrist_first[p] = rng_next(&rng);
+        brax_zobrist_first[p] = rng_next(&rng);
     for (int q = 0; q <= DRAW_QUIET_PLIES; q++)
-        zobrist_quiet[q] = rng_next(&rng);
-    zobrist_after_r2 = rng_next(&rng);
+        brax_zobrist_quiet[q] = rng_next(&rng);
+    brax_zobrist_after_r2 = rng_next(&rng);
     brax_eval_init();
 }
 
@@ -62,9 +62,9 @@ static bb128_t threats(const brax_t *b, int pl)
     bool dbl = has_double_capture(b);
     for (bb128_t m = b->men[pl]; !bb128_empty(m);) {
         int p = bb128_pop(&m);
-        res = bb128_or(res, bb128_and(step1[p], enemy));
-        for (int k = 0; k < path_count[p][t]; k++) {
-            int mid = path_mid[p][t][k], end = path_end[p][t][k];
+        res = bb128_or(res, bb128_and(brax_step1[p], enemy));
+        for (int k = 0; k < brax_path_count[p][t]; k++) {
+            int mid = brax_path_mid[p][t][k], end = brax_path_end[p][t][k];
             if (!bb128_test(enemy, end))
                 continue;
             if (!bb128_test(occ, mid))
@@ -85,10 +85,10 @@ static bool any_threat(bb128_t own, int t, bb128_t friends, bb128_t enemy, bb128
     bb128_t occ = bb128_or(friends, enemy);
     for (bb128_t m = own; !bb128_empty(m);) {
         int p = bb128_pop(&m);
-        if (!bb128_empty(bb128_and(step1[p], victims)))
+        if (!bb128_empty(bb128_and(brax_step1[p], victims)))
             return true;
-        for (int k = 0; k < path_count[p][t]; k++) {
-            int mid = path_mid[p][t][k], end = path_end[p][t][k];
+        for (int k = 0; k < brax_path_count[p][t]; k++) {
+            int mid = brax_path_mid[p][t][k], end = brax_path_end[p][t][k];
             if (!bb128_test(enemy, end))
                 continue;
             if (!bb128_test(occ, mid) ? bb128_test(victims, end)
@@ -106,7 +106,7 @@ static bb128_t near_men(bb128_t men)
 {
     bb128_t res = bb128_zero();
     for (bb128_t m = men; !bb128_empty(m);)
-        res = bb128_or(res, near2[bb128_pop(&m)]);
+        res = bb128_or(res, brax_near2[bb128_pop(&m)]);
     return res;
 }
 
@@ -134,13 +134,13 @@ static int gen_plain(const brax_t *b, int pl, bb128_t from_set, move_t *moves)
     bool dbl = has_double_capture(b);
     for (bb128_t m = from_set; !bb128_empty(m);) {
         int p = bb128_pop(&m);
-        for (bb128_t to_set = bb128_andnot(step1[p], friends); !bb128_empty(to_set);) {
+        for (bb128_t to_set = bb128_andnot(brax_step1[p], friends); !bb128_empty(to_set);) {
             int to = bb128_pop(&to_set);
             moves[n++] = encode(p, to, -1) | (bb128_test(enemy, to) ? MOVE_CAPTURE : 0);
         }
         bb128_t reached = bb128_zero();
-        for (int k = 0; k < path_count[p][t]; k++) {
-            int mid = path_mid[p][t][k], end = path_end[p][t][k];
+        for (int k = 0; k < brax_path_count[p][t]; k++) {
+            int mid = brax_path_mid[p][t][k], end = brax_path_end[p][t][k];
             if (!bb128_test(occ, mid)) {
                 /* Two paths to one end are one move. */
                 if (bb128_test(friends, end) || bb128_test(reached, end))
@@ -234,9 +234,9 @@ static bool call_allowed(const brax_t *b, move_t m, const bb128_t *steady, bb128
     }
     bb128_t victims = bb128_andnot(b->men[next], taken);
     if (steady && !(m & MOVE_PASS)) {
-        bb128_t near = bb128_or(near2[move_from(m)], near2[move_to(m)]);
+        bb128_t near = bb128_or(brax_near2[move_from(m)], brax_near2[move_to(m)]);
         if (move_mid(m) >= 0)
-            near = bb128_or(near, near2[move_mid(m)]);
+            near = bb128_or(near, brax_near2[move_mid(m)]);
         if (!bb128_empty(bb128_andnot(*steady, near)))
             return true;
         own = bb128_and(own, near);
@@ -255,11 +255,11 @@ static bb128_t threat_points(bb128_t enemy, bb128_t occ, int t, bool dbl)
     bb128_t res = bb128_zero();
     for (bb128_t e = enemy; !bb128_empty(e);) {
         int p = bb128_pop(&e);
-        res = bb128_or(res, step1[p]);
-        for (bb128_t mids = adj_col[p][t]; !bb128_empty(mids);) {
+        res = bb128_or(res, brax_step1[p]);
+        for (bb128_t mids = brax_adj_col[p][t]; !bb128_empty(mids);) {
             int m = bb128_pop(&mids);
             if (!bb128_test(occ, m) || (dbl && bb128_test(enemy, m)))
-                res = bb128_or(res, bb128_andnot(adj_col[m][t], bb128_bit(p)));
+                res = bb128_or(res, bb128_andnot(brax_adj_col[m][t], bb128_bit(p)));
         }
     }
     return res;
@@ -269,11 +269,11 @@ static bb128_t threat_points(bb128_t enemy, bb128_t occ, int t, bool dbl)
  * by the 2-step y-p-e once the point p is empty. */
 static bb128_t through_points(int p, int t, bb128_t enemy)
 {
-    bb128_t ends = bb128_and(adj_col[p][t], enemy);
+    bb128_t ends = bb128_and(brax_adj_col[p][t], enemy);
     if (bb128_empty(ends))
         return bb128_zero();
     /* With two enemy ends, each is reached from the other's side too. */
-    return bb128_popcount(ends) >= 2 ? adj_col[p][t] : bb128_andnot(adj_col[p][t], ends);
+    return bb128_popcount(ends) >= 2 ? brax_adj_col[p][t] : bb128_andnot(brax_adj_col[p][t], ends);
 }
 
 /* call_allowed for a quiet move of a two-player game, from what no quiet
@@ -319,7 +319,7 @@ static bool quiet_call_allowed(const brax_t *b, int from, int to, bb128_t throug
     if (!q->counts_allow)
         return false;
     bb128_t rest = bb128_andnot(q->steady, bb128_bit(from));
-    if (!bb128_empty(bb128_andnot(rest, step1[to])))
+    if (!bb128_empty(bb128_andnot(rest, brax_step1[to])))
         return true;
     if (bb128_test(through, to) || !bb128_empty(bb128_and(b->men[b->stm], through)))
         return true;
@@ -447,9 +447,9 @@ bool brax_move_legal(const position_t *pos, move_t m)
 static bb128_t man_targets(int p, int t, bb128_t friends, bb128_t occ)
 {
     bb128_t two = bb128_zero();
-    for (bb128_t mids = bb128_andnot(adj_col[p][t], occ); !bb128_empty(mids);)
-        two = bb128_or(two, adj_col[bb128_pop(&mids)][t]);
-    return bb128_andnot(bb128_or(step1[p], two), friends);
+    for (bb128_t mids = bb128_andnot(brax_adj_col[p][t], occ); !bb128_empty(mids);)
+        two = bb128_or(two, brax_adj_col[bb128_pop(&mids)][t]);
+    return bb128_andnot(bb128_or(brax_step1[p], two), friends);
 }
 
 /* The calls among the moves of the man on p to `quiet` (his quiet targets):
@@ -482,7 +482,7 @@ static int count_capture_calls(const brax_t *b, int p, bb128_t captures, bb128_t
         calls += call_allowed(b, encode(p, bb128_pop(&to), -1) | MOVE_CAPTURE, &q->steady, q->enemy_near);
     for (bb128_t mids = dbl_mids; !bb128_empty(mids);) {
         int mid = bb128_pop(&mids);
-        for (bb128_t to = bb128_and(adj_col[mid][t], b->team[t ^ 1]); !bb128_empty(to);)
+        for (bb128_t to = bb128_and(brax_adj_col[mid][t], b->team[t ^ 1]); !bb128_empty(to);)
             calls += call_allowed(b, encode(p, bb128_pop(&to), mid) | MOVE_CAPTURE, &q->steady, q->enemy_near);
     }
     return calls;
@@ -498,10 +498,10 @@ static int count_men_moves(const brax_t *b, bb128_t from_set, quiet_calls_t *q)
     for (bb128_t m = from_set; !bb128_empty(m);) {
         int p = bb128_pop(&m);
         bb128_t targets = man_targets(p, t, friends, occ);
-        bb128_t dbl_mids = dbl ? bb128_and(adj_col[p][t], enemy) : bb128_zero();
+        bb128_t dbl_mids = dbl ? bb128_and(brax_adj_col[p][t], enemy) : bb128_zero();
         n += bb128_popcount(targets);
         for (bb128_t mids = dbl_mids; !bb128_empty(mids);)
-            n += bb128_popcount(bb128_and(adj_col[bb128_pop(&mids)][t], enemy));
+            n += bb128_popcount(bb128_and(brax_adj_col[bb128_pop(&mids)][t], enemy));
         if (q) {
             n += count_quiet_calls(b, p, bb128_andnot(targets, enemy), q);
             n += count_capture_calls(b, p, bb128_and(targets, enemy), dbl_mids, q);
@@ -542,7 +542,7 @@ static void toggle(brax_t *b, int pl, int p)
 {
     b->men[pl] = bb128_xor(b->men[pl], bb128_bit(p));
     b->team[team_of(pl)] = bb128_xor(b->team[team_of(pl)], bb128_bit(p));
-    b->hash ^= zobrist_men[pl][p];
+    b->hash ^= brax_zobrist_men[pl][p];
 }
 
 /* The owner of the man of team t on point p. */
@@ -576,7 +576,7 @@ static void set_called(brax_t *b, int t, bool on)
 {
     if (((b->called >> t) & 1) != on) {
         b->called ^= (uint8_t)(1u << t);
-        b->hash ^= zobrist_called[t];
+        b->hash ^= brax_zobrist_called[t];
     }
 }
 
@@ -585,20 +585,20 @@ static void set_called(brax_t *b, int t, bool on)
 static void set_caller(brax_t *b, int pl)
 {
     if (team_game(b) && b->caller != pl)
-        b->hash ^= (b->caller >= 0 ? zobrist_caller[b->caller] : 0) ^ (pl >= 0 ? zobrist_caller[pl] : 0);
+        b->hash ^= (b->caller >= 0 ? brax_zobrist_caller[b->caller] : 0) ^ (pl >= 0 ? brax_zobrist_caller[pl] : 0);
     b->caller = (int8_t)pl;
 }
 
 static void set_first(brax_t *b, int p)
 {
     if (b->first != p)
-        b->hash ^= (b->first >= 0 ? zobrist_first[b->first] : 0) ^ (p >= 0 ? zobrist_first[p] : 0);
+        b->hash ^= (b->first >= 0 ? brax_zobrist_first[b->first] : 0) ^ (p >= 0 ? brax_zobrist_first[p] : 0);
     b->first = (int8_t)p;
 }
 
 static void set_stm(brax_t *b, int pl)
 {
-    b->hash ^= zobrist_stm[b->stm] ^ zobrist_stm[pl];
+    b->hash ^= brax_zobrist_stm[b->stm] ^ brax_zobrist_stm[pl];
     b->stm = (uint8_t)pl;
 }
 
@@ -661,7 +661,7 @@ bool brax_pass_turn(position_t *pos)
     brax_t *b = P(pos);
     if (team_game(b) || b->called || bb128_popcount(b->men[b->stm]) < 3)
         return false;
-    b->hash ^= zobrist_stm[b->stm] ^ zobrist_stm[b->stm ^ 1];
+    b->hash ^= brax_zobrist_stm[b->stm] ^ brax_zobrist_stm[b->stm ^ 1];
     b->stm ^= 1;
     return true;
 }
@@ -680,10 +680,10 @@ uint64_t brax_tt_key(const position_t *pos)
     const brax_t *b = CP(pos);
     uint64_t key = b->hash;
     if (b->variant == V_3P && b->slot == 3)
-        key ^= zobrist_after_r2;
+        key ^= brax_zobrist_after_r2;
     if (bb128_popcount(b->team[RED]) != 1 || bb128_popcount(b->team[BLUE]) != 1)
         return key;
-    return key ^ zobrist_quiet[b->quiet < DRAW_QUIET_PLIES ? b->quiet : DRAW_QUIET_PLIES];
+    return key ^ brax_zobrist_quiet[b->quiet < DRAW_QUIET_PLIES ? b->quiet : DRAW_QUIET_PLIES];
 }
 
 player_mask_t brax_players_in(const position_t *pos)

@@ -72,17 +72,17 @@ static inline int move_from(move_t m) { return (int)(m & 127); }
 static inline int move_to(move_t m) { return (int)(m >> 7 & 127); }
 static inline int move_mid(move_t m) { return (int)(m >> 14 & 127) - 1; }
 
-/* Hash keys (brax_rules.c). zobrist_stm[0] is 0 and [1] the two-player
+/* Hash keys (brax_rules.c). brax_zobrist_stm[0] is 0 and [1] the two-player
  * side key; the team games add keys for players 2-3, the binding caller
  * and Blue's first man, drawn after the two-player keys so that those stay
  * as they were. One man against one: the quiet plies decide the draw, so
  * they are part of the position (up to the count that ends the game).
- * zobrist_after_r2: brax-3p, Blue's turn after R2's (slot 3) rather than
+ * brax_zobrist_after_r2: brax-3p, Blue's turn after R2's (slot 3) rather than
  * after R1's. */
-extern uint64_t zobrist_men[MAX_PLAYERS][N_PTS], zobrist_stm[MAX_PLAYERS], zobrist_called[2];
-extern uint64_t zobrist_caller[MAX_PLAYERS], zobrist_first[N_PTS];
-extern uint64_t zobrist_quiet[DRAW_QUIET_PLIES + 1];
-extern uint64_t zobrist_after_r2;
+extern uint64_t brax_zobrist_men[MAX_PLAYERS][N_PTS], brax_zobrist_stm[MAX_PLAYERS], brax_zobrist_called[2];
+extern uint64_t brax_zobrist_caller[MAX_PLAYERS], brax_zobrist_first[N_PTS];
+extern uint64_t brax_zobrist_quiet[DRAW_QUIET_PLIES + 1];
+extern uint64_t brax_zobrist_after_r2;
 
 /* The board tables, the hash keys and the evaluation's tables, once; safe
  * from any thread. */

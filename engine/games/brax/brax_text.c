@@ -76,8 +76,8 @@ move_t brax_parse_move(const position_t *pos, const char *text)
         /* A named middle point of an ordinary 2-step: it must be a path. */
         if (len == 6 && move_mid(m) < 0) {
             int t = team_of(b->stm);
-            for (int k = 0; k < path_count[from][t]; k++)
-                if (path_mid[from][t][k] == mid && path_end[from][t][k] == to &&
+            for (int k = 0; k < brax_path_count[from][t]; k++)
+                if (brax_path_mid[from][t][k] == mid && brax_path_end[from][t][k] == to &&
                     !bb128_test(bb128_or(b->team[0], b->team[1]), mid))
                     return m;
         }
@@ -95,17 +95,17 @@ static const char player_letter[MAX_PLAYERS] = {'r', 'b', 'R', 'B'};
 
 static void rehash(brax_t *b)
 {
-    b->hash = zobrist_stm[b->stm];
+    b->hash = brax_zobrist_stm[b->stm];
     for (int pl = 0; pl < b->players; pl++)
         for (bb128_t m = b->men[pl]; !bb128_empty(m);)
-            b->hash ^= zobrist_men[pl][bb128_pop(&m)];
+            b->hash ^= brax_zobrist_men[pl][bb128_pop(&m)];
     for (int t = 0; t < 2; t++)
         if (b->called & (1u << t))
-            b->hash ^= zobrist_called[t];
+            b->hash ^= brax_zobrist_called[t];
     if (team_game(b) && b->caller >= 0)
-        b->hash ^= zobrist_caller[b->caller];
+        b->hash ^= brax_zobrist_caller[b->caller];
     if (b->first >= 0)
-        b->hash ^= zobrist_first[b->first];
+        b->hash ^= brax_zobrist_first[b->first];
 }
 
 static void add_man(brax_t *b, int pl, int p)

@@ -1,0 +1,518 @@
+/*
+ * bolix_rules.c: the rules of Bolix: the board's tables, the window counts
+ * that make and unmake keep, placements and captures, ko, passes, the end
+ * of the game. May not reach into the evaluation (it reads only its
+ * window values, through bolix_eval.h) or the text.
+ */
+#include "bolix_rules.h"
+
+#include <assert.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "../../core/rng.h"
+#include "bolix.h"
+#include "bolix_eval.h"
+
+/* The six directions as (dq, dn); the first three are the line directions. */
+static const int DQ[6] = {0, 1, 1, 0, -1, -1}, DN[6] = {1, 0, 1, -1, 0, -1};
+
+int bolix_cell_q[N_CELLS], bolix_cell_n[N_CELLS];
+int8_t bolix_cell_at[10][11]; /* [q][n], -1 off the board */
+static bb128_t windows[N_WINDOWS];
+static int n_windows;
+static uint8_t cell_windows[N_CELLS][MAX_WINDOWS_PER_CELL];
+static uint8_t cell_window_count[N_CELLS];
+static int8_t sandwich[N_CELLS][6][3]; /* cells at +1, +2, +3, or -1 */
+uint64_t bolix_zobrist_men[2][N_CELLS], bolix_zobrist_side, bolix_zobrist_ko[N_CELLS + 1], bolix_zobrist_pass;
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+/* ---- geometry ---- */
+
+static void init_worth(void);
+
+static void init_tables(void)
+{
+    memset(bolix_cell_at, -1, sizeof bolix_cell_at);
+    int i = 0;
+    for (int q = 0; q < 10; q++)
+        for (int n = col_lo[q]; n <= col_hi[q]; n++) {
+            bolix_cell_q[i] = q;
+            bolix_cell_n[i] = n;
+            bolix_cell_at[q][n] = (int8_t)i++;
+        }
+    assert(i == N_CELLS);
+    for (int c = 0; c < N_CELLS; c++)
+        for (int d = 0; d < 3; d++) {
+            bb128_t w = bb128_zero();
+            int k = 0;
+            for (; k < 5; k++) {
+                int x = at(bolix_cell_q[c] + k * DQ[d], bolix_cell_n[c] + k * DN[d]);
+                if (x < 0)
+                    break;
+                w = bb128_or(w, bb128_bit(x));
+            }
+            if (k < 5)
+                continue;
+            for (bb128_t m = w; !bb128_empty(m);) {
+                int x = bb128_pop(&m);
+                cell_windows[x][cell_window_count[x]++] = (uint8_t)n_windows;
+            }
+            windows[n_windows++] = w;
+        }
+    for (int c = 0; c < N_CELLS; c++)
+        for (int d = 0; d < 6; d++)
+            for (int k = 0; k < 3; k++)
+                sandwich[c][d][k] = (int8_t)at(bolix_cell_q[c] + (k + 1) * DQ[d], bolix_cell_n[c] + (k + 1) * DN[d]);
+    rng_t rng = {0xB011Bu};
+    for (int s = 0; s < 2; s++)
+        for (int c = 0; c < N_CELLS; c++)
+            bolix_zobrist_men[s][c] = rng_next(&rng);
+    bolix_zobrist_side = rng_next(&rng);
+    for (int c = 0; c <= N_CELLS; c++)
+        bolix_zobrist_ko[c] = rng_next(&rng);
+    bolix_zobrist_pass = rng_next(&rng);
+    init_worth();
+}
+
+void bolix_tables_ensure(void) { pthread_once(&tables_once, init_tables); }
+
+int bolix_window_count(void)
+{
+    bolix_tables_ensure();
+    return n_windows;
+}
+
+/* ---- window counts ---- */
+
+/* What a window's count byte is worth to the running sums, for every
+ * byte: a change of count applies the difference (no branches per
+ * colour in make and unmake). */
+typedef struct window_worth {
+    int16_t lines[2];
+    uint8_t fours[2];
+    uint8_t fives, open3, open4; /* bit s: s has five, an open three, an open four */
+    bool any;                     /* worth something at all */
+} window_worth_t;
+
+static window_worth_t worth[256];
+
+static void init_worth(void)
+{
+    for (int byte = 0; byte < 256; byte++) {
+        window_worth_t *v = &worth[byte];
+        for (int s = 0; s < 2; s++) {
+            int k = s ? byte >> 4 : byte & 15, other = s ? byte & 15 : byte >> 4;
+            if (k == 0 || k > 5 || other != 0)
+                continue;
+            v->lines[s] = (int16_t)bolix_window_value[k < 5 ? k : 4];
+            v->fours[s] = k == 4;
+            v->fives |= (uint8_t)((k == 5) << s);
+            v->open3 |= (uint8_t)((k == 3) << s);
+            v->open4 |= (uint8_t)((k == 4) << s);
+            v->any = true;
+        }
+    }
+}
+
+/* Window w's count byte becomes `to`: the sums follow. */
+static void set_count(bolix_t *b, int w, uint8_t to)
+{
+    const window_worth_t *was = &worth[b->count[w]], *now = &worth[to];
+    b->count[w] = to;
+    if (!was->any && !now->any) /* a window both colours hold */
+        return;
+    for (int s = 0; s < 2; s++) {
+        b->lines[s] = (int16_t)(b->lines[s] + now->lines[s] - was->lines[s]);
+        b->fours[s] = (uint8_t)(b->fours[s] + now->fours[s] - was->fours[s]);
+        if ((was->open3 ^ now->open3) >> s & 1)
+            b->open3[s] = bb128_xor(b->open3[s], bb128_bit(w));
+        if ((was->open4 ^ now->open4) >> s & 1)
+            b->open4[s] = bb128_xor(b->open4[s], bb128_bit(w));
+    }
+    b->fives |= now->fives;
+}
+
+static void add_marble(bolix_t *b, int s, int cell)
+{
+    for (int i = 0; i < cell_window_count[cell]; i++) {
+        int w = cell_windows[cell][i];
+        set_count(b, w, (uint8_t)(b->count[w] + (s ? 16 : 1)));
+    }
+}
+
+/* Only unmake takes marbles off without the game being over (a capture
+ * never breaks a five: the game ended with it), so fives stay as they are. */
+static void remove_marble(bolix_t *b, int s, int cell)
+{
+    for (int i = 0; i < cell_window_count[cell]; i++) {
+        int w = cell_windows[cell][i];
+        set_count(b, w, (uint8_t)(b->count[w] - (s ? 16 : 1)));
+    }
+}
+
+/* Unmake: the counts alone step back (the sums come back with the head). */
+static void uncount_marble(bolix_t *b, int s, int cell, int sign)
+{
+    int delta = sign * (s ? 16 : 1);
+    for (int i = 0; i < cell_window_count[cell]; i++) {
+        int w = cell_windows[cell][i];
+        b->count[w] = (uint8_t)(b->count[w] - delta);
+    }
+}
+
+/* The counts from the boards (position strings, the start). */
+void bolix_recount(bolix_t *b)
+{
+    memset(b->count, 0, sizeof b->count);
+    b->fives = 0;
+    b->fours[0] = b->fours[1] = 0;
+    b->lines[0] = b->lines[1] = 0;
+    b->open3[0] = b->open3[1] = b->open4[0] = b->open4[1] = bb128_zero();
+    for (int s = 0; s < 2; s++)
+        for (bb128_t m = b->men[s]; !bb128_empty(m);)
+            add_marble(b, s, bb128_pop(&m));
+}
+
+/* ---- rules ---- */
+
+/* Enemy marbles enclosed (own, enemy, enemy, own) by a marble of `own`
+ * placed on cell. */
+static bb128_t enclosed(bb128_t own, bb128_t enemy, int cell)
+{
+    bb128_t out = bb128_zero();
+    for (int d = 0; d < 6; d++) {
+        const int8_t *s = sandwich[cell][d];
+        if (s[2] >= 0 && bb128_test(enemy, s[0]) && bb128_test(enemy, s[1]) && bb128_test(own, s[2]))
+            out = bb128_or(out, bb128_or(bb128_bit(s[0]), bb128_bit(s[1])));
+    }
+    return out;
+}
+
+static bool is_over(const bolix_t *b)
+{
+    return b->passes >= 2 || b->fives;
+}
+
+/* Cells where s would complete a window of five (a four's empty cell). */
+bb128_t bolix_five_makers(const bolix_t *b, int s)
+{
+    bb128_t out = bb128_zero();
+    for (bb128_t m = b->open4[s]; !bb128_empty(m);)
+        out = bb128_or(out, bb128_andnot(windows[bb128_pop(&m)], b->men[s]));
+    return out;
+}
+
+static bb128_t empty_cells(const bolix_t *b)
+{
+    bb128_t all = {~0ull, (1ull << (N_CELLS - 64)) - 1};
+    return bb128_andnot(all, bb128_or(b->men[0], b->men[1]));
+}
+
+/* Empty cells where s placing would enclose a pair of the other colour:
+ * found from the pairs themselves, each once (its first marble and a
+ * direction of the three that point forwards: d + 3 is d's opposite),
+ * with a marble of s at one end and an empty cell at the other. There
+ * are far fewer adjacent enemy pairs than cells or marbles. */
+bb128_t bolix_capture_cells(const bolix_t *b, int s)
+{
+    bb128_t own = b->men[s], enemy = b->men[s ^ 1], empty = empty_cells(b), out = bb128_zero();
+    for (bb128_t m = enemy; !bb128_empty(m);) {
+        int e = bb128_pop(&m);
+        for (int d = 0; d < 3; d++) {
+            const int8_t *ahead = sandwich[e][d], *behind = sandwich[e][d + 3];
+            if (ahead[0] < 0 || !bb128_test(enemy, ahead[0]) || ahead[1] < 0 || behind[0] < 0)
+                continue;
+            if (bb128_test(own, behind[0]) && bb128_test(empty, ahead[1]))
+                out = bb128_or(out, bb128_bit(ahead[1]));
+            else if (bb128_test(empty, behind[0]) && bb128_test(own, ahead[1]))
+                out = bb128_or(out, bb128_bit(behind[0]));
+        }
+    }
+    return out;
+}
+
+/* What each empty cell would do for s, from one pass over the windows:
+ * complete five, make a four (a win threat), capture. */
+typedef struct placements {
+    bb128_t wins, fours, captures;
+} placements_t;
+
+static placements_t placements_of(const bolix_t *b, int s)
+{
+    placements_t p = {bb128_zero(), bb128_zero(), bolix_capture_cells(b, s)};
+    bb128_t empty = empty_cells(b);
+    for (bb128_t m = b->open4[s]; !bb128_empty(m);)
+        p.wins = bb128_or(p.wins, bb128_and(windows[bb128_pop(&m)], empty));
+    for (bb128_t m = b->open3[s]; !bb128_empty(m);)
+        p.fours = bb128_or(p.fours, bb128_and(windows[bb128_pop(&m)], empty));
+    return p;
+}
+
+/* Every placement on a cell in `cells`, with each choice of removal,
+ * flagged: a win is noisy, a four noisy and forcing, a capture noisy. */
+static int gen_with(const bolix_t *b, bb128_t cells, const placements_t *pp, move_t *moves)
+{
+    int n = 0, pl = b->stm;
+    placements_t p = *pp;
+    for (bb128_t m = cells; !bb128_empty(m);) {
+        int c = bb128_pop(&m);
+        if (bb128_test(p.wins, c)) { /* a winning placement captures nothing */
+            moves[n++] = encode(c, -1) | MOVE_NOISY;
+            continue;
+        }
+        move_t flags = bb128_test(p.fours, c) ? MOVE_NOISY | MOVE_FORCING : 0;
+        bb128_t taken = bb128_test(p.captures, c)
+                            ? enclosed(bb128_or(b->men[pl], bb128_bit(c)), b->men[pl ^ 1], c)
+                            : bb128_zero();
+        if (bb128_empty(taken)) {
+            moves[n++] = encode(c, -1) | flags;
+            continue;
+        }
+        for (bb128_t t = taken; !bb128_empty(t);)
+            moves[n++] = encode(c, bb128_pop(&t)) | flags | MOVE_NOISY | MOVE_CAPTURE;
+    }
+    return n;
+}
+
+static int gen_on(const bolix_t *b, bb128_t cells, move_t *moves)
+{
+    placements_t p = placements_of(b, b->stm);
+    return gen_with(b, cells, &p, moves);
+}
+
+static bb128_t placeable(const bolix_t *b)
+{
+    bb128_t e = empty_cells(b);
+    if (b->ko != NO_CELL)
+        e = bb128_andnot(e, bb128_bit(b->ko));
+    return e;
+}
+
+/* Every move (GEN_ALL), or the quiet ones (GEN_QUIET): the placements on
+ * the cells that neither win, make four nor capture, and the pass (a
+ * capture cell whose placement took nothing would be kept). */
+static int gen_part(const bolix_t *b, gen_part_t part, move_t *moves)
+{
+    assert(part != GEN_NOISY); /* bolix_gen_noisy */
+    if (is_over(b))
+        return 0;
+    if (b->hand[b->stm] == 0) {
+        moves[0] = PASS;
+        return 1;
+    }
+    if (part == GEN_ALL)
+        return gen_on(b, placeable(b), moves);
+    placements_t p = placements_of(b, b->stm);
+    bb128_t loud = bb128_or(p.wins, p.fours);
+    int n = gen_with(b, bb128_andnot(placeable(b), loud), &p, moves), out = 0;
+    for (int i = 0; i < n; i++)
+        if (!(moves[i] & MOVE_NOISY))
+            moves[out++] = moves[i];
+    return out;
+}
+
+int bolix_gen_moves(const position_t *pos, move_t *moves) { return gen_part(CP(pos), GEN_ALL, moves); }
+int bolix_gen_quiet(const position_t *pos, move_t *moves) { return gen_part(CP(pos), GEN_QUIET, moves); }
+
+/* Only the placements on the move's cell are listed. */
+bool bolix_move_legal(const position_t *pos, move_t m)
+{
+    const bolix_t *b = CP(pos);
+    if (is_over(b))
+        return false;
+    if (b->hand[b->stm] == 0 || m == PASS)
+        return m == PASS && b->hand[b->stm] == 0;
+    int c = move_place(m);
+    if (c >= N_CELLS || !bb128_test(placeable(b), c))
+        return false;
+    move_t moves[MAX_MOVES];
+    return move_in(m, moves, gen_on(b, bb128_bit(c), moves));
+}
+
+/* Cells of the opponent's fours: where the opponent would make five. */
+static bb128_t threats_against(const bolix_t *b)
+{
+    return bolix_five_makers(b, b->stm ^ 1);
+}
+
+/* The opponent's marbles that stand in its fours: removing one breaks it. */
+static bb128_t four_marbles(const bolix_t *b)
+{
+    int opp = b->stm ^ 1;
+    bb128_t out = bb128_zero();
+    for (bb128_t m = b->open4[opp]; !bb128_empty(m);)
+        out = bb128_or(out, bb128_and(windows[bb128_pop(&m)], b->men[opp]));
+    return out;
+}
+
+bool bolix_must_respond(const position_t *pos)
+{
+    const bolix_t *b = CP(pos);
+    return !is_over(b) && b->hand[b->stm] > 0 && !bb128_empty(threats_against(b));
+}
+
+
+/* must_respond after m. A quiet move neither makes nor breaks a four (a
+ * placement that makes four or five is noisy, and it takes nothing), and
+ * only a second pass in a row ends the game: the mover's fours stand as
+ * they are. A noisy move is made to ask. */
+bool bolix_gives_threat(const position_t *pos, move_t m)
+{
+    const bolix_t *b = CP(pos);
+    if (m & MOVE_NOISY) {
+        position_t after = *pos;
+        undo_t u;
+        bolix_make(&after, m, &u);
+        return bolix_must_respond(&after);
+    }
+    if (m == PASS && b->passes >= 1)
+        return false;
+    return b->hand[b->stm ^ 1] > 0 && !bb128_empty(b->open4[b->stm]);
+}
+
+/* Noisy moves; facing a four, every answer: our own wins, blocks on the
+ * four's empty cells, and captures that take a marble out of the four.
+ * Nothing else stops the five, so the list is complete. */
+int bolix_gen_noisy(const position_t *pos, move_t *moves)
+{
+    const bolix_t *b = CP(pos);
+    if (is_over(b) || b->hand[b->stm] == 0)
+        return 0;
+    bb128_t threats = threats_against(b);
+    if (bb128_empty(threats)) { /* the noisy moves: only on the cells that win, make four or capture */
+        placements_t p = placements_of(b, b->stm);
+        bb128_t cells = bb128_and(placeable(b), bb128_or(p.wins, bb128_or(p.fours, p.captures)));
+        return gen_with(b, cells, &p, moves);
+    }
+    move_t all[MAX_MOVES];
+    int n = gen_on(b, placeable(b), all), out = 0;
+    bb128_t breakable = four_marbles(b);
+    for (int i = 0; i < n; i++) {
+        move_t m = all[i];
+        bool wins = (m & MOVE_NOISY) && !(m & (MOVE_CAPTURE | MOVE_FORCING));
+        bool blocks = bb128_test(threats, move_place(m));
+        bool breaks = (m & MOVE_CAPTURE) && bb128_test(breakable, move_removed(m));
+        if (wins || blocks || breaks)
+            moves[out++] = m;
+    }
+    return out;
+}
+
+int bolix_count_moves(const position_t *pos)
+{
+    const bolix_t *b = CP(pos);
+    if (is_over(b))
+        return 0;
+    if (b->hand[b->stm] == 0)
+        return 1;
+    /* Placements without a capture count once; with one, once per choice
+     * (a winning placement captures nothing). */
+    int pl = b->stm;
+    bb128_t cells = placeable(b);
+    bb128_t caps = bb128_andnot(bb128_and(bolix_capture_cells(b, pl), cells), bolix_five_makers(b, pl));
+    int n = bb128_popcount(cells) - bb128_popcount(caps);
+    for (bb128_t m = caps; !bb128_empty(m);) {
+        int c = bb128_pop(&m);
+        n += bb128_popcount(enclosed(bb128_or(b->men[pl], bb128_bit(c)), b->men[pl ^ 1], c));
+    }
+    return n;
+}
+
+/* ---- make / unmake ---- */
+
+static void set_ko(bolix_t *b, int cell)
+{
+    b->hash ^= bolix_zobrist_ko[b->ko == NO_CELL ? N_CELLS : b->ko];
+    b->ko = (uint8_t)cell;
+    b->hash ^= bolix_zobrist_ko[cell == NO_CELL ? N_CELLS : cell];
+}
+
+void bolix_make(position_t *pos, move_t m, undo_t *u)
+{
+    bolix_t *b = P(pos);
+    memcpy(u->w, b, BOLIX_HEAD);
+    int pl = b->stm;
+    if (m == PASS) {
+        if (b->passes == 0)
+            b->hash ^= bolix_zobrist_pass;
+        b->passes++;
+        set_ko(b, NO_CELL);
+    } else {
+        if (b->passes)
+            b->hash ^= bolix_zobrist_pass;
+        b->passes = 0;
+        int c = move_place(m), r = move_removed(m);
+        b->men[pl] = bb128_or(b->men[pl], bb128_bit(c));
+        b->hash ^= bolix_zobrist_men[pl][c];
+        b->hand[pl]--;
+        add_marble(b, pl, c);
+        if (r >= 0) {
+            b->men[pl ^ 1] = bb128_xor(b->men[pl ^ 1], bb128_bit(r));
+            b->hash ^= bolix_zobrist_men[pl ^ 1][r];
+            b->hand[pl ^ 1]++;
+            remove_marble(b, pl ^ 1, r);
+        }
+        /* The victim may not place on the emptied cell on their next turn. */
+        set_ko(b, r >= 0 ? r : NO_CELL);
+    }
+    b->stm ^= 1;
+    b->hash ^= bolix_zobrist_side;
+}
+
+void bolix_unmake(position_t *pos, move_t m, const undo_t *u)
+{
+    bolix_t *b = P(pos);
+    if (m != PASS) {
+        int pl = b->stm ^ 1, r = move_removed(m);
+        uncount_marble(b, pl, move_place(m), +1);
+        if (r >= 0)
+            uncount_marble(b, pl ^ 1, r, -1);
+    }
+    memcpy(b, u->w, BOLIX_HEAD); /* the sums, as they were */
+}
+
+/* A placement never hurts the placer, so passing is a sound test; not
+ * with an empty hand (the side can only pass anyway) or after a pass. */
+bool bolix_pass_turn(position_t *pos)
+{
+    bolix_t *b = P(pos);
+    if (b->hand[b->stm] == 0 || b->passes)
+        return false;
+    set_ko(b, NO_CELL);
+    b->stm ^= 1;
+    b->hash ^= bolix_zobrist_side;
+    return true;
+}
+
+/* ---- state ---- */
+
+int bolix_to_move(const position_t *pos) { return CP(pos)->stm; }
+uint64_t bolix_hash(const position_t *pos) { return CP(pos)->hash; }
+
+bool bolix_decided(const position_t *pos, outcome_t *out)
+{
+    const bolix_t *b = CP(pos);
+    int last = b->stm ^ 1;
+    if (b->fives & (1u << last)) {
+        *out = (outcome_t){OUTCOME_WIN, player_bit(last), "five in a row"};
+        return true;
+    }
+    if (b->fives & (1u << b->stm)) {
+        *out = (outcome_t){OUTCOME_WIN, player_bit(b->stm), "five in a row"};
+        return true;
+    }
+    if (b->passes >= 2) {
+        *out = (outcome_t){OUTCOME_DRAW, 3, "two passes in a row"};
+        return true;
+    }
+    return false;
+}
+
+outcome_t bolix_outcome(const position_t *pos)
+{
+    outcome_t o;
+    if (bolix_decided(pos, &o))
+        return o;
+    return (outcome_t){OUTCOME_NONE, 0, NULL};
+}
