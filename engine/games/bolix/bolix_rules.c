@@ -352,7 +352,6 @@ bool bolix_must_respond(const position_t *pos)
     return !is_over(b) && b->hand[b->stm] > 0 && !bb128_empty(threats_against(b));
 }
 
-
 /* must_respond after m. A quiet move neither makes nor breaks a four (a
  * placement that makes four or five is noisy, and it takes nothing), and
  * only a second pass in a row ends the game: the mover's fours stand as

@@ -55,7 +55,6 @@ typedef struct bolix_pos {
 _Static_assert(sizeof(bolix_t) <= GAME_POS_BYTES, "position fits");
 _Static_assert(BOLIX_HEAD <= sizeof(((undo_t *)0)->w), "undo holds the position's head");
 
-
 /* The board's tables (bolix_rules.c), filled once by bolix_tables_ensure(). */
 extern int bolix_cell_q[N_CELLS], bolix_cell_n[N_CELLS];
 extern int8_t bolix_cell_at[10][11]; /* [q][n], -1 off the board */

@@ -12,7 +12,6 @@
 #include "../../core/number.h"
 #include "bolix.h"
 
-
 static void cell_name(int c, char *out, size_t len)
 {
     snprintf(out, len, "%c%d", 'a' + bolix_cell_q[c], bolix_cell_n[c]);

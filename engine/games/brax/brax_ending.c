@@ -156,7 +156,6 @@ static code_t value_of(const exits_t *e)
     return e->draw ? 0 : encode(ENDING_LOSS, e->loss < 0 ? 0 : e->loss);
 }
 
-
 /* [mover colour][mover][other][quiet plies] */
 static code_t one[2][POINTS][POINTS][QUIET_DRAW + 1];
 

@@ -52,7 +52,6 @@ static void init_tables(void)
 
 void brax_tables_ensure(void) { pthread_once(&tables_once, init_tables); }
 
-
 /* Men of the other team that player pl could capture if it were pl's turn
  * (settled point 1: a player's own threats, not its partner's). */
 static bb128_t threats(const brax_t *b, int pl)
@@ -181,7 +180,6 @@ static bool is_over(const brax_t *b)
     int red = bb128_popcount(b->team[RED]), blue = bb128_popcount(b->team[BLUE]);
     return red == 0 || blue == 0 || (red == 1 && blue == 1 && b->quiet >= DRAW_QUIET_PLIES);
 }
-
 
 /* Can the player to move call at all this turn, whatever the move? */
 static bool calls_possible(const brax_t *b)

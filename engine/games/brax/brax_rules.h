@@ -46,7 +46,6 @@ typedef struct brax {
 
 _Static_assert(sizeof(brax_t) <= GAME_POS_BYTES, "position fits");
 
-
 /* Turn cycles of the team games: brax-3p R1, Blue, R2, Blue. */
 static const uint8_t cycle_3p[4] = {0, 1, 2, 1}, cycle_4p[4] = {0, 1, 2, 3};
 static inline int team_of(int pl) { return pl & 1; }

@@ -10,7 +10,6 @@
 
 #include "../../core/number.h"
 
-
 /* ---- text ---- */
 
 void brax_point_name(int p, char out[3])
