@@ -4,7 +4,7 @@
  * report callback (the search never prints).
  *
  * One searcher owns a transposition table and the ordering tables, and runs
- * one search at a time, on one or more threads (Lazy SMP, see search.c);
+ * one search at a time, on one or more threads (Lazy SMP, see threads.c);
  * search_stop() may be called from another thread.
  */
 #ifndef DENHAM_SEARCH_H
