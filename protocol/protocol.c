@@ -1,88 +1,29 @@
-/* protocol.c: the command loop. See PROTOCOL.md for the language itself. */
+/*
+ * protocol.c: the UGI/UCI command loop and its command table (see
+ * PROTOCOL.md for the language itself). The searches, perft and bench it
+ * starts run on the search thread (search_thread.c); `denham perft` and
+ * `denham bench` on the command line are cli.c's. Knows games only through
+ * game_t and the variant registry.
+ */
 #define _POSIX_C_SOURCE 200809L
 #include "protocol.h"
 
 #include <assert.h>
 #include <errno.h>
-#include <stdatomic.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
-#include "../engine/core/number.h"
-#include "../engine/core/perft.h"
-#include "../engine/core/record.h"
 #include "../engine/games/variants.h"
-#include "../engine/search/bench.h"
 #include "describe.h"
-#include "../engine/search/search.h"
-#include "../engine/search/skill.h"
-#include "out.h"
-
-#define HASH_DEFAULT_MB 16
-#define HASH_MAX_MB 16384
-#define OVERHEAD_DEFAULT_MS 30
-#define OVERHEAD_MAX_MS 5000
-/* Searches longer than this also report the root move being searched
- * and failed aspiration windows (as Stockfish does, after 3 s). */
-#define PROGRESS_AFTER_MS 3000
-/* go mate n: at most this many moves (its search goes 4n plies deep). */
-#define GO_MATE_MAX ((MAX_PLY - 1) / SEARCH_PLIES_PER_MOVE)
-/* Words per command; `position` is parsed from the untokenised line, so
- * its move list is not bounded by this. */
-#define MAX_TOKENS 1024
+#include "engine_state.h"
 
 static const char *const multiplayer_names[] = {[MULTI_PARANOID] = "paranoid", [MULTI_BRS] = "brs"};
 static const char *const chance_names[] = {
     [CHANCE_EXPECTIMAX] = "expectimax", [CHANCE_STAR1] = "star1", [CHANCE_STAR2] = "star2"};
 
-
-
-typedef struct engine {
-    out_t out;
-    const game_t *game;
-    record_t *rec;
-    record_t *scratch; /* where `position` is set up before it replaces rec */
-    /* The arguments of the `position` command rec was set up from, when it
-     * had a move list: a runner sends the whole game before every move, and
-     * a command that extends this one only has its new moves played. */
-    char *last_position;
-    size_t last_position_cap;
-    searcher_t *searcher;
-    int hash_mb;
-    int multipv; /* the MultiPV option */
-    bool hash_allocated; /* the table is sized at the first isready or go */
-    int overhead_ms;
-    multiplayer_t multiplayer;
-    chance_pruning_t chance_pruning;
-    bool random_mover; /* Strength random: a uniformly random legal move */
-    int skill;         /* the Skill Level option; SKILL_MAX: full strength */
-    rng_t skill_rng;   /* a weakened search's choices */
-    pv_line_t skill_lines[SEARCH_MULTIPV_MAX];
-    bool ponder_option; /* the Ponder option */
-    bool uci;           /* the last hello was `uci` (not `ugi`): ponder moves may be named */
-    bool go_ponder;     /* the running search is a `go ponder` */
-    uint64_t random_state;
-    /* The running job (a search, go perft or bench), if any: they all run
-     * on one thread so that the command loop keeps answering. */
-    enum { JOB_SEARCH, JOB_PERFT, JOB_BENCH } job;
-    int job_depth;
-    atomic_bool job_stop;
-    bool searching;
-    atomic_bool search_finished; /* set by the search thread after its bestmove */
-    pthread_t thread;
-    search_request_t req;
-    uint64_t req_history[SEARCH_HISTORY_MAX];
-    move_t searchmoves[MAX_MOVES]; /* go searchmoves: the root moves allowed */
-    int n_searchmoves;
-} engine_t;
-
-/* ---- output ---- */
-
-static void say(engine_t *e, const char *fmt, ...)
+void engine_say(engine_t *e, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -90,18 +31,9 @@ static void say(engine_t *e, const char *fmt, ...)
     va_end(ap);
 }
 
-#define ERROR(e, ...) say((e), "info string error: " __VA_ARGS__)
-
-/* ---- tokens ---- */
-
-typedef struct tokens {
-    int n;
-    char *t[MAX_TOKENS];
-} tokens_t;
-
 /* Splits line into words; false when it has more than MAX_TOKENS (the
  * first MAX_TOKENS are kept). */
-static bool tokenize(char *line, tokens_t *tk)
+bool tokens_split(char *line, tokens_t *tk)
 {
     tk->n = 0;
     char *s = strtok(line, " \t\r\n");
@@ -110,15 +42,9 @@ static bool tokenize(char *line, tokens_t *tk)
     return s == NULL;
 }
 
-/* Parses a whole decimal integer in [lo, hi]. */
-static bool parse_int(const char *s, long long lo, long long hi, long long *out)
-{
-    return number_parse(s, lo, hi, out);
-}
-
 /* Joins tokens [from, to) with single spaces into buf; false when they do
  * not fit (the caller refuses them: nothing is cut short). */
-static bool join_tokens(const tokens_t *tk, int from, int to, char *buf, size_t len)
+bool tokens_join(const tokens_t *tk, int from, int to, char *buf, size_t len)
 {
     size_t n = 0;
     buf[0] = 0;
@@ -127,161 +53,30 @@ static bool join_tokens(const tokens_t *tk, int from, int to, char *buf, size_t 
     return n < len;
 }
 
-/* ---- search thread ---- */
-
-static void print_info(void *ctx, const position_t *root, const search_info_t *info)
-{
-    engine_t *e = ctx;
-    const game_t *g = e->req.game;
-    char line[8192];
-    size_t n = 0;
-    n += (size_t)snprintf(line + n, sizeof line - n, "info depth %d seldepth %d ", info->depth, info->seldepth);
-    if (info->multipv > 0)
-        n += (size_t)snprintf(line + n, sizeof line - n, "multipv %d ", info->multipv);
-    if (info->mate)
-        n += (size_t)snprintf(line + n, sizeof line - n, "score mate %d", info->mate);
-    else
-        n += (size_t)snprintf(line + n, sizeof line - n, "score cp %d", (int)info->score);
-    if (info->bound != SEARCH_EXACT)
-        n += (size_t)snprintf(line + n, sizeof line - n, " %s", info->bound == SEARCH_LOWER ? "lowerbound" : "upperbound");
-    n += (size_t)snprintf(line + n, sizeof line - n, " nodes %llu nps %llu hashfull %d",
-                          (unsigned long long)info->nodes, (unsigned long long)info->nps, info->hashfull);
-    if (info->tables)
-        n += (size_t)snprintf(line + n, sizeof line - n, " tbhits %llu", (unsigned long long)info->tbhits);
-    n += (size_t)snprintf(line + n, sizeof line - n, " time %lld pv", (long long)info->time_ms);
-    position_t pos = *root;
-    for (int i = 0; i < info->pv_len && n < sizeof line - GAME_MOVE_TEXT_MAX - 2; i++) {
-        char mv[GAME_MOVE_TEXT_MAX];
-        undo_t u;
-        g->move_text(&pos, info->pv[i], mv, sizeof mv);
-        n += (size_t)snprintf(line + n, sizeof line - n, " %s", mv);
-        g->make(&pos, info->pv[i], &u);
-    }
-    say(e, "%s", line);
-}
-
-static void print_currmove(void *ctx, const position_t *root, int depth, move_t move, int number)
-{
-    engine_t *e = ctx;
-    char mv[GAME_MOVE_TEXT_MAX];
-    e->req.game->move_text(root, move, mv, sizeof mv);
-    say(e, "info depth %d currmove %s currmovenumber %d", depth, mv, number);
-}
-
-static void run_perft(engine_t *e, int depth);
-static void run_bench(engine_t *e, int depth);
-
-static void *search_thread(void *arg)
-{
-    engine_t *e = arg;
-    if (e->job != JOB_SEARCH) {
-        if (e->job == JOB_PERFT)
-            run_perft(e, e->job_depth);
-        else
-            run_bench(e, e->job_depth);
-        atomic_store(&e->search_finished, true);
-        return NULL;
-    }
-    search_result_t r = skill_search(e->searcher, &e->req, e->skill, e->skill_lines, &e->skill_rng);
-    /* UCI: after `go infinite` the answer waits for `stop`, after `go
-     * ponder` for `stop` or `ponderhit`. */
-    while ((e->req.limits.infinite || search_pondering(e->searcher)) && !search_stopped(e->searcher)) {
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
-    const game_t *g = e->req.game;
-    if (r.best == MOVE_NONE) {
-        atomic_store(&e->search_finished, true);
-        say(e, "bestmove (none)");
-        return NULL;
-    }
-    char best[GAME_MOVE_TEXT_MAX], ponder[GAME_MOVE_TEXT_MAX + 8] = "";
-    g->move_text(&e->req.root, r.best, best, sizeof best);
-    /* A `ponder` token only for UCI with the Ponder option on: strict UGI
-     * runners read exactly two tokens. */
-    if (e->uci && e->ponder_option && r.ponder != MOVE_NONE) {
-        position_t after = e->req.root;
-        undo_t u;
-        g->make(&after, r.best, &u);
-        strcpy(ponder, " ponder ");
-        g->move_text(&after, r.ponder, ponder + 8, sizeof ponder - 8);
-    }
-    search_set_pondering(e->searcher, false);
-    /* Finished before the answer goes out: a GUI may send the next `go`
-     * the moment it reads bestmove, and that `go` must find us done. */
-    atomic_store(&e->search_finished, true);
-    say(e, "bestmove %s%s", best, ponder);
-    return NULL;
-}
-
-/* Waits for the running search, if any, to print its bestmove. */
-static void join_search(engine_t *e, bool stop)
-{
-    if (!e->searching)
-        return;
-    if (stop) {
-        search_stop(e->searcher);
-        atomic_store(&e->job_stop, true);
-    }
-    pthread_join(e->thread, NULL);
-    e->searching = false;
-}
-
-/* Sizes the table as the Hash option says, once: at the first isready or
- * go, not at start-up, as the UGI text advises (a GUI sets Hash first). */
-static void ensure_hash(engine_t *e)
-{
-    if (e->hash_allocated)
-        return;
-    e->hash_allocated = true;
-    if (!searcher_set_hash(e->searcher, (size_t)e->hash_mb)) {
-        ERROR(e, "cannot allocate %d MB for the hash table; using 1 MB", e->hash_mb);
-        e->hash_mb = 1;
-    }
-}
-
-/* Starts e->job on the search thread; false (with an error line) when the
- * thread cannot be had. */
-static bool start_job(engine_t *e)
-{
-    ensure_hash(e);
-    search_reset_stop(e->searcher);
-    atomic_store(&e->job_stop, false);
-    atomic_store(&e->search_finished, false);
-    if (pthread_create(&e->thread, NULL, search_thread, e) != 0) {
-        ERROR(e, "cannot start the search thread");
-        return false;
-    }
-    e->searching = true;
-    return true;
-}
-
-/* ---- commands ---- */
-
 static void cmd_hello(engine_t *e, bool ugi)
 {
-    say(e, "id name Denham %s", DENHAM_VERSION);
-    say(e, "id author the Denham developers");
-    say(e, "option name Hash type spin default %d min 1 max %d", HASH_DEFAULT_MB, HASH_MAX_MB);
-    say(e, "option name Clear Hash type button");
-    say(e, "option name Threads type spin default 1 min 1 max %d", SEARCH_THREADS_MAX);
-    say(e, "option name MultiPV type spin default 1 min 1 max %d", SEARCH_MULTIPV_MAX);
-    say(e, "option name Move Overhead type spin default %d min 0 max %d", OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS);
-    say(e, "option name MultiplayerSearch type combo default %s var paranoid var brs",
+    engine_say(e, "id name Denham %s", DENHAM_VERSION);
+    engine_say(e, "id author the Denham developers");
+    engine_say(e, "option name Hash type spin default %d min 1 max %d", HASH_DEFAULT_MB, HASH_MAX_MB);
+    engine_say(e, "option name Clear Hash type button");
+    engine_say(e, "option name Threads type spin default 1 min 1 max %d", SEARCH_THREADS_MAX);
+    engine_say(e, "option name MultiPV type spin default 1 min 1 max %d", SEARCH_MULTIPV_MAX);
+    engine_say(e, "option name Move Overhead type spin default %d min 0 max %d", OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS);
+    engine_say(e, "option name MultiplayerSearch type combo default %s var paranoid var brs",
         multiplayer_names[SEARCH_MULTIPLAYER_DEFAULT]);
-    say(e, "option name ChancePruning type combo default %s var star2 var star1 var expectimax",
+    engine_say(e, "option name ChancePruning type combo default %s var star2 var star1 var expectimax",
         chance_names[SEARCH_CHANCE_DEFAULT]);
-    say(e, "option name Strength type combo default full var full var random");
-    say(e, "option name Skill Level type spin default %d min 0 max %d", SKILL_MAX, SKILL_MAX);
-    say(e, "option name Ponder type check default false");
+    engine_say(e, "option name Strength type combo default full var full var random");
+    engine_say(e, "option name Skill Level type spin default %d min 0 max %d", SKILL_MAX, SKILL_MAX);
+    engine_say(e, "option name Ponder type check default false");
     char combo[1024];
     size_t n = (size_t)snprintf(combo, sizeof combo, "option name UCI_Variant type combo default %s",
                                 variants_default()->name);
     for (int i = 0; variants_at(i); i++)
         n += (size_t)snprintf(combo + n, n < sizeof combo ? sizeof combo - n : 0, " var %s", variants_at(i)->name);
-    say(e, "%s", combo);
+    engine_say(e, "%s", combo);
     e->uci = !ugi;
-    say(e, ugi ? "ugiok" : "uciok");
+    engine_say(e, ugi ? "ugiok" : "uciok");
 }
 
 static void reset_game(engine_t *e)
@@ -342,8 +137,8 @@ static void cmd_setoption(engine_t *e, const tokens_t *tk)
     while (v < tk->n && strcmp(tk->t[v], "value") != 0)
         v++;
     char name[256], value[256];
-    if (!join_tokens(tk, 2, v, name, sizeof name) ||
-        !join_tokens(tk, v + 1 < tk->n ? v + 1 : tk->n, tk->n, value, sizeof value)) {
+    if (!tokens_join(tk, 2, v, name, sizeof name) ||
+        !tokens_join(tk, v + 1 < tk->n ? v + 1 : tk->n, tk->n, value, sizeof value)) {
         ERROR(e, "setoption: the name or value is longer than %zu characters", sizeof name - 1);
         return;
     }
@@ -474,26 +269,6 @@ static void cmd_position(engine_t *e, const char *args)
     remember_position(e, ok && e->rec->plies > 0 ? args : "");
 }
 
-static void say_divide(void *ctx, const char *move, uint64_t count)
-{
-    say(ctx, "%s: %llu", move, (unsigned long long)count);
-}
-
-/* Repetition is ignored, as docs/rules/README.md defines perft. Runs on
- * the search thread: `stop` ends it, with one line saying so. */
-static void run_perft(engine_t *e, int depth)
-{
-    position_t pos = e->req.root;
-    bool stopped;
-    uint64_t total = perft_divide_stoppable(e->req.game, &pos, depth, say_divide, e, &e->job_stop, &stopped);
-    if (stopped) {
-        say(e, "info string perft stopped");
-        return;
-    }
-    say(e, "");
-    say(e, "Nodes searched: %llu", (unsigned long long)total);
-}
-
 /* The player index named by a UGI/UCI clock word, or -1. */
 static int clock_player(const char *w, bool *is_inc)
 {
@@ -599,7 +374,7 @@ static void play_random(engine_t *e)
     e->random_state = e->random_state * 6364136223846793005ull + 1442695040888963407ull;
     char text[GAME_MOVE_TEXT_MAX];
     e->game->move_text(&e->rec->pos, moves[(e->random_state >> 33) % (uint64_t)n], text, sizeof text);
-    say(e, "bestmove %s", text);
+    engine_say(e, "bestmove %s", text);
 }
 
 static void cmd_go(engine_t *e, const tokens_t *tk)
@@ -617,7 +392,7 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
         e->req = (search_request_t){.game = e->game, .root = e->rec->pos};
         e->job = JOB_PERFT;
         e->job_depth = (int)d;
-        start_job(e);
+        engine_start_job(e);
         return;
     }
     search_limits_t limits;
@@ -633,23 +408,23 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
     e->req.root = r->pos;
     e->req.limits = limits;
     e->req.overhead_ms = e->overhead_ms;
-    e->req.report = print_info;
+    e->req.report = engine_print_info;
     e->req.report_ctx = e;
-    e->req.report_root_move = print_currmove;
+    e->req.report_root_move = engine_print_currmove;
     e->req.progress_after_ms = PROGRESS_AFTER_MS;
     /* The search keeps its own copy of the history: `position` may change
      * the record while it runs. */
     e->req.history_len = record_recent_keys(r, e->req_history, SEARCH_HISTORY_MAX);
     e->req.history = e->req_history;
     if (record_outcome(r).kind != OUTCOME_NONE) {
-        say(e, "info string the game is over");
-        say(e, "bestmove (none)");
+        engine_say(e, "info string the game is over");
+        engine_say(e, "bestmove (none)");
         return;
     }
     if (game_at_chance(e->game, &r->pos)) {
         ERROR(e, "the die is still to be rolled: add the face (S, M, L, SM, SL or ML) to the moves");
         /* One bestmove per go, always: a runner waits for it. */
-        say(e, "bestmove (none)");
+        engine_say(e, "bestmove (none)");
         return;
     }
     e->req.multiplayer = e->multiplayer;
@@ -663,7 +438,7 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
     }
     search_set_pondering(e->searcher, e->go_ponder);
     e->job = JOB_SEARCH;
-    start_job(e);
+    engine_start_job(e);
 }
 
 static void cmd_board(engine_t *e)
@@ -689,7 +464,7 @@ static void cmd_moves(engine_t *e)
         e->game->move_text(&e->rec->pos, moves[i], text, sizeof text);
         len += (size_t)snprintf(line + len, sizeof line - len, " %s", text);
     }
-    say(e, "%s", line);
+    engine_say(e, "%s", line);
 }
 
 static void cmd_eval(engine_t *e)
@@ -697,7 +472,7 @@ static void cmd_eval(engine_t *e)
     const game_t *g = e->game;
     outcome_t o;
     if (g->decided(&e->rec->pos, &o)) {
-        say(e, "info string the game is over (%s): no evaluation", o.reason);
+        engine_say(e, "info string the game is over (%s): no evaluation", o.reason);
         return;
     }
     eval_trace_t t = {0};
@@ -709,7 +484,7 @@ static void cmd_eval(engine_t *e)
         n += (size_t)snprintf(line + n, sizeof line - n, " %10s", game_team_name(g, k));
     if (teams == 2)
         snprintf(line + n, sizeof line - n, " %10s", "total");
-    say(e, "%s", line);
+    engine_say(e, "%s", line);
     int sum = 0;
     for (int i = 0; i < t.count; i++) {
         n = (size_t)snprintf(line, sizeof line, "%-16s", t.term[i].name);
@@ -721,41 +496,11 @@ static void cmd_eval(engine_t *e)
             sum += total;
             snprintf(line + n, sizeof line - n, " %10d", total);
         }
-        say(e, "%s", line);
+        engine_say(e, "%s", line);
     }
     if (teams == 2)
-        say(e, "Total (for %s): %d", game_team_name(g, 0), sum);
-    say(e, "Evaluation (side to move, %s): %d", g->player_names[g->to_move(&e->rec->pos)], (int)s);
-}
-
-static void bench_progress(void *ctx, int index, const position_t *pos, const search_result_t *r)
-{
-    engine_t *e = ctx;
-    char mv[GAME_MOVE_TEXT_MAX] = "(none)";
-    if (r->best != MOVE_NONE)
-        e->game->move_text(pos, r->best, mv, sizeof mv);
-    say(e, "info string bench position %d: nodes %llu bestmove %s", index + 1, (unsigned long long)r->nodes, mv);
-}
-
-static void run_bench(engine_t *e, int depth)
-{
-    bench_result_t b;
-    /* As `go` would search: every option that shapes the search. */
-    bench_options_t o = {e->multiplayer, e->chance_pruning, e->multipv, e->skill};
-    if (!bench_run(e->game, e->searcher, depth, &o, bench_progress, e, &b)) {
-        ERROR(e, "a bench position of %s does not parse, or memory is short", e->game->name);
-        return;
-    }
-    if (search_stopped(e->searcher)) {
-        say(e, "info string bench stopped");
-        searcher_clear(e->searcher);
-        return;
-    }
-    int64_t t = b.time_us > 0 ? b.time_us : 1;
-    say(e, "Total time (ms) : %lld", (long long)(b.time_us / 1000));
-    say(e, "Nodes searched  : %llu", (unsigned long long)b.nodes);
-    say(e, "Nodes/second    : %llu", (unsigned long long)(b.nodes * 1000000 / (uint64_t)t));
-    searcher_clear(e->searcher);
+        engine_say(e, "Total (for %s): %d", game_team_name(g, 0), sum);
+    engine_say(e, "Evaluation (side to move, %s): %d", g->player_names[g->to_move(&e->rec->pos)], (int)s);
 }
 
 static void cmd_bench(engine_t *e, const tokens_t *tk)
@@ -771,7 +516,7 @@ static void cmd_bench(engine_t *e, const tokens_t *tk)
     }
     e->job = JOB_BENCH;
     e->job_depth = (int)d;
-    start_job(e);
+    engine_start_job(e);
 }
 
 /* "p1".."p4" for each player in mask, separated by spaces. */
@@ -796,24 +541,24 @@ static void cmd_query(engine_t *e, const tokens_t *tk)
     const char *q = tk->t[1];
     char list[32];
     if (strcmp(q, "gameover") == 0) {
-        say(e, "response %s", o.kind != OUTCOME_NONE ? "true" : "false");
+        engine_say(e, "response %s", o.kind != OUTCOME_NONE ? "true" : "false");
     } else if (strcmp(q, "p1turn") == 0) {
-        say(e, "response %s", g->to_move(pos) == 0 ? "true" : "false");
+        engine_say(e, "response %s", g->to_move(pos) == 0 ? "true" : "false");
     } else if (strcmp(q, "turn") == 0) {
-        say(e, "response p%d", g->to_move(pos) + 1);
+        engine_say(e, "response p%d", g->to_move(pos) + 1);
     } else if (strcmp(q, "players") == 0) {
         /* Seats, then who is still in. */
         player_list(game_players_in(g, pos), list, sizeof list);
-        say(e, "response %d %s", g->players, list);
+        engine_say(e, "response %d %s", g->players, list);
     } else if (strcmp(q, "chance") == 0) {
-        say(e, "response %s", o.kind == OUTCOME_NONE && game_at_chance(g, pos) ? "true" : "false");
+        engine_say(e, "response %s", o.kind == OUTCOME_NONE && game_at_chance(g, pos) ? "true" : "false");
     } else if (strcmp(q, "result") == 0) {
         /* One token, as UGI runners expect: a team's win is named by its
          * first seat (PROTOCOL.md). */
         if (o.kind == OUTCOME_WIN)
-            say(e, "response p%dwin", player_first(o.players) + 1);
+            engine_say(e, "response p%dwin", player_first(o.players) + 1);
         else
-            say(e, "response %s", o.kind == OUTCOME_DRAW ? "draw" : "none");
+            engine_say(e, "response %s", o.kind == OUTCOME_DRAW ? "draw" : "none");
     } else {
         ERROR(e, "unknown query '%s'", q);
     }
@@ -831,7 +576,7 @@ static void cmd_describe(engine_t *e, const char *what)
               : strcmp(what, "state") == 0 ? describe_state(e->rec, &j)
                                            : describe_moves(e->rec, &j);
     if (ok)
-        say(e, "%s %s", what, j.buf);
+        engine_say(e, "%s %s", what, j.buf);
     else
         ERROR(e, "%s: %s", what, j.failed ? "out of memory" : "this game has no description");
     json_free(&j);
@@ -859,31 +604,31 @@ static void cmd_help(engine_t *e)
         "The whole language: PROTOCOL.md; the rules of every game: docs/rules/.",
     };
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
-        say(e, "info string %s", lines[i]);
+        engine_say(e, "info string %s", lines[i]);
 }
 
 static bool dispatch(engine_t *e, tokens_t *tk, const char *rest)
 {
     /* A search that has answered is over: it no longer blocks `go`. */
     if (e->searching && atomic_load(&e->search_finished))
-        join_search(e, false);
+        engine_join_search(e, false);
     if (tk->n == 0)
         return true;
     const char *c = tk->t[0];
     if (strcmp(c, "quit") == 0) {
-        join_search(e, true);
+        engine_join_search(e, true);
         return false;
     }
     if (strcmp(c, "uci") == 0 || strcmp(c, "ugi") == 0) cmd_hello(e, c[1] == 'g');
     else if (strcmp(c, "isready") == 0) {
-        ensure_hash(e);
+        engine_ensure_hash(e);
         if (!e->searching) /* never delays readyok during a search */
             game_prepare(e->game);
-        say(e, "readyok");
+        engine_say(e, "readyok");
     }
-    else if (strcmp(c, "stop") == 0) join_search(e, true);
+    else if (strcmp(c, "stop") == 0) engine_join_search(e, true);
     else if (strcmp(c, "ucinewgame") == 0 || strcmp(c, "uginewgame") == 0) {
-        join_search(e, true);
+        engine_join_search(e, true);
         searcher_clear(e->searcher);
         reset_game(e);
         game_prepare(e->game); /* a game begins: no timed search should wait for this */
@@ -908,7 +653,7 @@ static bool dispatch(engine_t *e, tokens_t *tk, const char *rest)
     return true;
 }
 
-static bool engine_init(engine_t *e, FILE *out)
+bool engine_init(engine_t *e, FILE *out)
 {
     memset(e, 0, sizeof *e);
     out_init(&e->out, out);
@@ -930,7 +675,7 @@ static bool engine_init(engine_t *e, FILE *out)
            record_init(e->scratch, e->game, &start);
 }
 
-static void engine_free(engine_t *e)
+void engine_free(engine_t *e)
 {
     searcher_free(e->searcher);
     if (e->rec)
@@ -990,7 +735,7 @@ int protocol_run(FILE *in, FILE *out)
         memcpy(copy, line, n);
         /* Only `position` reads its words from the whole line: any other
          * command cut short would be misread, so it is refused. */
-        if (!tokenize(line, &tk) && strcmp(tk.t[0], "position") != 0) {
+        if (!tokens_split(line, &tk) && strcmp(tk.t[0], "position") != 0) {
             ERROR(e, "the command has more than %d words", MAX_TOKENS);
             continue;
         }
@@ -1003,83 +748,8 @@ int protocol_run(FILE *in, FILE *out)
     free(copy);
     /* End of input: let a search with a limit answer, stop any other. */
     if (running && e->searching)
-        join_search(e, !has_limit(e));
+        engine_join_search(e, !has_limit(e));
     free(line);
-    engine_free(e);
-    free(e);
-    return 0;
-}
-
-/* ---- command-line subcommands ---- */
-
-static void print_divide(void *ctx, const char *move, uint64_t count)
-{
-    fprintf(ctx, "%s: %llu\n", move, (unsigned long long)count);
-}
-
-int protocol_cli_perft(int argc, char **argv, FILE *out)
-{
-    long long depth;
-    const game_t *g = argc >= 2 ? variants_find(argv[0]) : NULL;
-    if (!g || !parse_int(argv[1], 1, 64, &depth)) {
-        fprintf(stderr, "usage: denham perft <variant> <depth> [fen]\n");
-        return 2;
-    }
-    position_t pos;
-    char err[160];
-    if (argc >= 3) {
-        char fen[GAME_FEN_MAX * 2];
-        tokens_t *tk = malloc(sizeof *tk);
-        if (!tk)
-            return 1;
-        tk->n = 0;
-        for (int i = 2; i < argc && tk->n < MAX_TOKENS; i++)
-            tk->t[tk->n++] = argv[i];
-        bool fits = join_tokens(tk, 0, tk->n, fen, sizeof fen);
-        free(tk);
-        if (!fits) {
-            fprintf(stderr, "denham: the FEN is longer than %zu characters\n", sizeof fen - 1);
-            return 2;
-        }
-        if (!g->parse_fen(&pos, fen, err, sizeof err)) {
-            fprintf(stderr, "denham: bad FEN '%s': %s\n", fen, err);
-            return 2;
-        }
-    } else {
-        g->set_start(&pos);
-    }
-    int64_t start = timeman_now_ms();
-    uint64_t total = perft_divide(g, &pos, (int)depth, print_divide, out);
-    int64_t ms = timeman_now_ms() - start;
-    fprintf(out, "\nNodes searched: %llu\n", (unsigned long long)total);
-    fprintf(out, "Time (ms): %lld\nNodes/second: %llu\n", (long long)ms,
-            (unsigned long long)(total * 1000 / (uint64_t)(ms > 0 ? ms : 1)));
-    return 0;
-}
-
-int protocol_cli_bench(int argc, char **argv, FILE *out)
-{
-    const game_t *g = variants_default();
-    long long depth = 0;
-    int i = 0;
-    if (i < argc && variants_find(argv[i]))
-        g = variants_find(argv[i++]);
-    if (i < argc && !parse_int(argv[i++], 1, MAX_PLY - 1, &depth)) {
-        fprintf(stderr, "usage: denham bench [variant] [depth]\n");
-        return 2;
-    }
-    if (i < argc) {
-        fprintf(stderr, "usage: denham bench [variant] [depth]\n");
-        return 2;
-    }
-    engine_t *e = malloc(sizeof *e);
-    if (!e || !engine_init(e, out)) {
-        fprintf(stderr, "denham: out of memory\n");
-        return 1;
-    }
-    e->game = g;
-    ensure_hash(e);
-    run_bench(e, (int)depth);
     engine_free(e);
     free(e);
     return 0;
