@@ -1,4 +1,8 @@
-/* analyse.c: `denham analyse` and `denham suite`. See PROTOCOL.md. */
+/*
+ * analyse.c: `denham analyse` and `denham suite`. See PROTOCOL.md.
+ * Reaches games through game_t and the registry, the search through search.h:
+ * no game's internals.
+ */
 #define _POSIX_C_SOURCE 200809L
 #include "analyse.h"
 

@@ -1,6 +1,7 @@
 /*
  * cli.c: the command-line subcommands `denham perft` and `denham bench`,
  * which print to a stream instead of talking the protocol.
+ * May not read protocol commands (protocol.c does).
  */
 #include <stdlib.h>
 

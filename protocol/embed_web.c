@@ -4,6 +4,7 @@
  *   embed_web web/index.html web/app.js ... > build/gen/web_assets.c
  * A file is named by its base name ("/index.html"); its type comes from its
  * extension. Fails on an unknown extension or an unreadable file.
+ * Built and run at build time only: it may not link the engine.
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,7 @@
-/* http.c: see http.h. */
+/*
+ * http.c: see http.h.
+ * Owns no socket, thread or engine (serve.c does): it parses and checks bytes.
+ */
 #define _POSIX_C_SOURCE 200809L
 #include "http.h"
 

@@ -1,4 +1,7 @@
-/* main.c: one binary, subcommands for scripts, the protocol by default. */
+/*
+ * main.c: one binary, subcommands for scripts, the protocol by default.
+ * Picks the subcommand; may not hold any command's logic.
+ */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,4 +1,8 @@
-/* otep.c: the OpenTafl Engine Protocol loop. See PROTOCOL.md, "OTEP". */
+/*
+ * otep.c: the OpenTafl Engine Protocol loop. See PROTOCOL.md, "OTEP".
+ * Reaches Brandubh through game_t, otn.c and the search through search.h: no
+ * game's internals.
+ */
 #define _POSIX_C_SOURCE 200809L
 #include "otep.h"
 

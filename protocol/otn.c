@@ -1,4 +1,7 @@
-/* otn.c: OpenTafl Notation for Brandubh. See otn.h. */
+/*
+ * otn.c: OpenTafl Notation for Brandubh. See otn.h.
+ * Reaches Brandubh through its game_t and position strings only.
+ */
 #include "otn.h"
 
 #include <stdio.h>

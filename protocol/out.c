@@ -1,4 +1,7 @@
-/* out.c: locked whole-line output for the front ends (out.h). */
+/*
+ * out.c: locked whole-line output for the front ends (out.h).
+ * Knows no protocol: it writes lines.
+ */
 #define _POSIX_C_SOURCE 200809L
 #include "out.h"
 

@@ -1,4 +1,8 @@
-/* play.c: `denham play`. See play.h and README.md. */
+/*
+ * play.c: `denham play`. See play.h and README.md.
+ * Reaches games through game_t and the registry, the search through search.h:
+ * no game's internals.
+ */
 #define _POSIX_C_SOURCE 200809L
 #include "play.h"
 

@@ -2,6 +2,7 @@
  * web_assets.h: the web app's files, built into the binary (web/, turned
  * into a table by protocol/embed_web.c at build time), so that `./denham
  * serve` needs nothing beside it and never reads a path from the disk.
+ * Generated data only: no code here may read files at run time.
  */
 #ifndef DENHAM_WEB_ASSETS_H
 #define DENHAM_WEB_ASSETS_H

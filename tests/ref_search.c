@@ -1,5 +1,5 @@
 /* ref_search.c: see ref_search.h. Written from the conventions search.h and
- * game.h state, not from search.c's code. */
+ * game.h state, not from the searcher's code (engine/search/). */
 #include "ref_search.h"
 
 #include "../engine/search/search.h"

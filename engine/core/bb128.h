@@ -3,6 +3,7 @@
  * 128 points (Brax's 81 points, Bolix's 80 cells). Every operation is an
  * inline function on two words; no compiler-specific 128-bit integer
  * appears in the interface.
+ * Core: includes nothing above engine/core/ and names no game.
  */
 #ifndef DENHAM_BB128_H
 #define DENHAM_BB128_H

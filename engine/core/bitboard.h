@@ -1,4 +1,7 @@
-/* bitboard.h: 64-bit set operations shared by the games. */
+/*
+ * bitboard.h: 64-bit set operations shared by the games.
+ * Core: includes nothing above engine/core/ and names no game.
+ */
 #ifndef DENHAM_BITBOARD_H
 #define DENHAM_BITBOARD_H
 

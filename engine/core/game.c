@@ -1,4 +1,7 @@
-/* game.c: helpers shared by every game implementation. */
+/*
+ * game.c: helpers shared by every game implementation.
+ * Core: includes nothing above engine/core/ and names no game.
+ */
 #include "game.h"
 
 #include <stdio.h>

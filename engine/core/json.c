@@ -1,4 +1,8 @@
-/* json.c: see json.h. */
+/*
+ * json.c: see json.h.
+ * Core: includes nothing above engine/core/ and names no game. Knows no
+ * view's shapes (view.c).
+ */
 #include "json.h"
 
 #include <assert.h>

@@ -1,4 +1,7 @@
-/* number.c: see number.h. */
+/*
+ * number.c: see number.h.
+ * Core: includes nothing above engine/core/ and names no game.
+ */
 #include "number.h"
 
 #include <limits.h>

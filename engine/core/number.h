@@ -5,6 +5,7 @@
  * Every digit is read: a value outside the allowed range is refused, never
  * wrapped or cut short (strtol saturates, sscanf("%d") overflows, and both
  * skip leading blanks and signs that no field here allows).
+ * Core: includes nothing above engine/core/ and names no game.
  */
 #ifndef DENHAM_NUMBER_H
 #define DENHAM_NUMBER_H

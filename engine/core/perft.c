@@ -1,4 +1,7 @@
-/* perft.c */
+/*
+ * perft.c: perft and its divide (perft.h).
+ * Reaches a game through game_t only; includes nothing above engine/core/.
+ */
 #include "perft.h"
 
 #include <assert.h>

@@ -1,7 +1,9 @@
 /* perft.h: counting move sequences, the test and benchmark of move generation.
  * Per docs/rules/README.md: a finished game has no moves, repetition is
  * ignored, and a roll of the die is no ply (perft N at a chance node sums
- * perft N over the outcomes, each a branch, unweighted). */
+ * perft N over the outcomes, each a branch, unweighted).
+ * Reaches a game through game_t only; includes nothing above engine/core/.
+ */
 #ifndef DENHAM_PERFT_H
 #define DENHAM_PERFT_H
 

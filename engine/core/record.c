@@ -1,4 +1,7 @@
-/* record.c: game records and repetition. */
+/*
+ * record.c: game records and repetition.
+ * Reaches a game through game_t only; includes nothing above engine/core/.
+ */
 #include "record.h"
 
 #include <assert.h>

@@ -4,6 +4,7 @@
  *
  * The record is what knows about repetition, which a position cannot: it
  * decides threefold-repetition draws and hands the search its history.
+ * Reaches a game through game_t only; includes nothing above engine/core/.
  */
 #ifndef DENHAM_RECORD_H
 #define DENHAM_RECORD_H

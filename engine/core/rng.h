@@ -1,6 +1,8 @@
 /* rng.h: a small, seedable pseudo-random generator (SplitMix64).
  * Used for Zobrist keys (fixed seeds, so hashes and bench node counts are
- * the same on every run) and for random playouts in tests. */
+ * the same on every run) and for random playouts in tests.
+ * Core: includes nothing above engine/core/ and names no game.
+ */
 #ifndef DENHAM_RNG_H
 #define DENHAM_RNG_H
 

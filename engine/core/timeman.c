@@ -1,4 +1,8 @@
-/* timeman.c */
+/*
+ * timeman.c: time budgets and the clock (timeman.h).
+ * Core: includes nothing above engine/core/ and names no game. Reads the
+ * clock; never searches.
+ */
 #define _POSIX_C_SOURCE 200809L
 #include "timeman.h"
 

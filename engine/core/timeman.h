@@ -1,4 +1,7 @@
-/* timeman.h: what the search is allowed to spend, and the clock it reads. */
+/*
+ * timeman.h: what the search is allowed to spend, and the clock it reads.
+ * Core: includes nothing above engine/core/ and names no game.
+ */
 #ifndef DENHAM_TIMEMAN_H
 #define DENHAM_TIMEMAN_H
 

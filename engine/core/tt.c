@@ -1,4 +1,8 @@
-/* tt.c */
+/*
+ * tt.c: the transposition table (tt.h).
+ * Core: includes nothing above engine/core/ and names no game. Stores what
+ * the search gives it; never reads a position.
+ */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "tt.h"
 

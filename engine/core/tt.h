@@ -1,6 +1,7 @@
 /*
  * tt.h: the transposition table, shared by every game and by every search
  * thread.
+ * Core: includes nothing above engine/core/ and names no game.
  *
  * Buckets of four entries, one cache line each. An entry is two 64-bit
  * words: the data (move, score, draft, bound and generation) and the key

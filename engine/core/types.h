@@ -1,4 +1,7 @@
-/* types.h: the shared vocabulary of every Denham module. */
+/*
+ * types.h: the shared vocabulary of every Denham module.
+ * Core: includes nothing above engine/core/ and names no game.
+ */
 #ifndef DENHAM_TYPES_H
 #define DENHAM_TYPES_H
 

@@ -1,4 +1,7 @@
-/* view.c: see view.h. */
+/*
+ * view.c: see view.h.
+ * Core: includes nothing above engine/core/ and names no game.
+ */
 #include "view.h"
 
 #include <string.h>

@@ -1,4 +1,8 @@
-/* variants.c: the registry. Adding a game means adding its variants here. */
+/*
+ * variants.c: the registry. Adding a game means adding its variants here.
+ * The only file that names every game; nothing in engine/core/ or
+ * engine/search/ may include it.
+ */
 #include "variants.h"
 
 #include <string.h>

@@ -1,4 +1,7 @@
-/* variants.h: the registry of every implemented variant. */
+/*
+ * variants.h: the registry of every implemented variant.
+ * Above the games: engine/core/ and engine/search/ may not include it.
+ */
 #ifndef DENHAM_VARIANTS_H
 #define DENHAM_VARIANTS_H
 

@@ -1,6 +1,8 @@
 /* bench.h: the search benchmark. A fixed list of positions searched to a
  * fixed depth on a cleared table: the total node count is a fingerprint of
- * the search, and changes only when the search's behaviour does. */
+ * the search, and changes only when the search's behaviour does.
+ * Reaches the game through game_t and the searcher through search.h only.
+ */
 #ifndef DENHAM_BENCH_H
 #define DENHAM_BENCH_H
 

@@ -7,6 +7,7 @@
  * so the score is an expected value. Best-Reply Search's opponent layer
  * lives here too: it is a chance node per opponent. Decision nodes are
  * negamax.c's.
+ * May not keep time or start threads.
  */
 #include "picker.h"
 #include "search_ctx.h"

@@ -1,4 +1,7 @@
-/* multipv.c: the lines of a MultiPV search, kept. */
+/*
+ * multipv.c: the lines of a MultiPV search, kept.
+ * Reaches the searcher through search.h only; knows no game's rules.
+ */
 #include "multipv.h"
 
 #include <string.h>

@@ -2,6 +2,7 @@
  * multipv.h: the best lines of a search (its MultiPV) as records, for
  * OTEP's analysis and `denham analyse --multipv`: what the last completed
  * iteration reported, line by line.
+ * Reaches the searcher through search.h only.
  */
 #ifndef DENHAM_MULTIPV_H
 #define DENHAM_MULTIPV_H

@@ -1,4 +1,7 @@
-/* skill.c: a weaker player's choice among the best lines (skill.h). */
+/*
+ * skill.c: a weaker player's choice among the best lines (skill.h).
+ * Reaches the searcher through search.h only; knows no game's rules.
+ */
 #include "skill.h"
 
 #include <assert.h>

@@ -1,6 +1,7 @@
 /*
  * skill.h: playing weaker on purpose (the UCI option Skill Level), for
  * people who want a game they can win.
+ * Reaches the searcher through search.h only.
  *
  * Below the top level a move is chosen among the best few lines of a
  * shallow MultiPV search: each line's score gets a random bonus whose

@@ -2,6 +2,7 @@
  * bolix.c: Bolix as a game_t table, with its bench positions. Holds no
  * rule: the entries point at bolix_rules.c, bolix_eval.c, bolix_text.c
  * and bolix_view.c.
+ * May not hold a rule: the game's files do.
  */
 #include "bolix.h"
 

@@ -2,6 +2,8 @@
  * bolix.h: Bolix (Bollux, Boku; Rob Nelson 1994) on the 80-cell hex board,
  * per docs/rules/bolix.md. Player 0 (team 0) is Black, who places first;
  * player 1 is White.
+ * The game's only public header: the rest of engine/games/bolix/ is private
+ * to it.
  *
  * Cells are named by column a-j and number (a1-a6, b1-b7, c1-c8, d1-d9,
  * e1-e10, f1-f10, g2-g10, h3-h10, i4-i10, j5-j10).

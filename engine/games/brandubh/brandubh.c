@@ -2,6 +2,7 @@
  * brandubh.c: the two Brandubh versions as game_t tables, with their bench
  * positions. Holds no rule: the entries point at brandubh_rules.c,
  * brandubh_eval.c, brandubh_text.c and brandubh_view.c.
+ * May not hold a rule: the game's files do.
  */
 #include "brandubh.h"
 

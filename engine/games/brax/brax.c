@@ -3,6 +3,7 @@
  * positions: two-player (brax, brax-zillions, brax-easy, brax-hunt) and
  * the team games (brax-3p, brax-4p). Holds no rule: each entry points at
  * the functions of brax_rules.c, brax_eval.c, brax_text.c and brax_view.c.
+ * May not hold a rule: the game's files do.
  */
 #include "brax.h"
 

@@ -5,6 +5,8 @@
  * Two players: player 0 is Red, who moves first; player 1 is Blue.
  * brax-4p: players South, West, North, East (teams red, blue, red, blue);
  * brax-3p: R1, Blue, R2 (turn order R1, Blue, R2, Blue).
+ * The game's only public header (with brax_geometry.h for the board tests):
+ * the rest of engine/games/brax/ is private to it.
  *
  * Position string: the points from row 9 down to row 1, rows separated by
  * '/', 'r' a red man, 'b' a blue man, a digit for that many empty points;

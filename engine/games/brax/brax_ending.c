@@ -4,6 +4,8 @@
  * board's steps and paths as brax_geometry.c lists them (brax_steps,
  * brax_paths); the tests check every position against the rules' own
  * moves.
+ * Reads the board from brax_geometry.c alone: it may not call the rules
+ * (brax_rules.c), which call it through brax_eval.c.
  *
  * A quiet move stays in the ending and can be played back (the same
  * segments, the same empty middle point), so a position's parents are its

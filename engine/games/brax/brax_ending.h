@@ -7,6 +7,7 @@
  * probe or brax_ending_prepare (about 50 ms and 2 MiB per table). Two
  * tables: with double captures (`brax`, `brax-hunt`) and without
  * (`brax-zillions`, `brax-easy`).
+ * Private to engine/games/brax/ (and the tests).
  *
  * The result is the side to move's, with best play: a win or a loss in so
  * many plies (to the capture of the last man; the winner takes the

@@ -2,6 +2,7 @@
  * jinxx.c: Jinxx for two, three and four as game_t tables, with their
  * bench positions. Holds no rule: the entries point at jinxx_rules.c,
  * jinxx_eval.c, jinxx_text.c and jinxx_view.c.
+ * May not hold a rule: the game's files do.
  */
 #include "jinxx.h"
 

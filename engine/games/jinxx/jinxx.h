@@ -1,6 +1,8 @@
 /*
  * jinxx.h: Jinxx for 2, 3 and 4 players, per docs/rules/jinxx.md:
  * `jinxx`, `jinxx-3p`, `jinxx-4p`.
+ * The game's only public header: the rest of engine/games/jinxx/ is private
+ * to it.
  *
  * Players in turn order: two players South (p1) and North (p2); three
  * South, West, North; four South, West, North, East. Every player is a team
