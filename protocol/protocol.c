@@ -467,6 +467,32 @@ static void cmd_moves(engine_t *e)
     engine_say(e, "%s", line);
 }
 
+/* `eval`'s second table: each weight, its value, the feature it scales per
+ * team, and (two sides) its contribution from the first side's view. */
+static void say_weights(engine_t *e, const eval_trace_t *t)
+{
+    const game_t *g = e->game;
+    if (!g->weights)
+        return;
+    int teams = game_teams(g);
+    char line[256];
+    size_t n = (size_t)snprintf(line, sizeof line, "%-20s %6s", "weight", "value");
+    for (int k = 0; k < teams; k++)
+        n += (size_t)snprintf(line + n, sizeof line - n, " %10s", game_team_name(g, k));
+    if (teams == 2)
+        snprintf(line + n, sizeof line - n, " %10s", "total");
+    engine_say(e, "%s", line);
+    for (int i = 0; i < g->weights->count; i++) {
+        const eval_weight_t *w = &g->weights->w[i];
+        n = (size_t)snprintf(line, sizeof line, "%-20s %6d", w->name, w->value);
+        for (int k = 0; k < teams; k++)
+            n += (size_t)snprintf(line + n, sizeof line - n, " %10d", t->coef[i][k]);
+        if (teams == 2)
+            snprintf(line + n, sizeof line - n, " %10d", w->value * (t->coef[i][0] - t->coef[i][1]));
+        engine_say(e, "%s", line);
+    }
+}
+
 static void cmd_eval(engine_t *e)
 {
     const game_t *g = e->game;
@@ -500,6 +526,7 @@ static void cmd_eval(engine_t *e)
     }
     if (teams == 2)
         engine_say(e, "Total (for %s): %d", game_team_name(g, 0), sum);
+    say_weights(e, &t);
     engine_say(e, "Evaluation (side to move, %s): %d", g->player_names[g->to_move(&e->rec->pos)], (int)s);
 }
 

@@ -54,5 +54,6 @@ Suite *suite_cli(void);
 Suite *suite_describe(void);
 Suite *suite_serve(void);
 Suite *suite_web(void);
+Suite *suite_eval(void);
 
 #endif

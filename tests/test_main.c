@@ -164,6 +164,7 @@ int main(void)
     srunner_add_suite(sr, suite_bolix());
     srunner_add_suite(sr, suite_brax_team());
     srunner_add_suite(sr, suite_jinxx());
+    srunner_add_suite(sr, suite_eval());
     srunner_add_suite(sr, suite_fuzz());
     srunner_add_suite(sr, suite_record());
     srunner_add_suite(sr, suite_otep());

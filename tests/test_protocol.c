@@ -872,6 +872,10 @@ START_TEST(eval_and_bench)
 {
     const char *out = run_bdb("eval\n");
     ck_assert(strstr(out, "material"));
+    /* The weights: name, value, each side's coefficient, the contribution. */
+    ck_assert(strstr(out, "\nweight                value  attackers  defenders      total\n"));
+    ck_assert(strstr(out, "\nattacker                100          8          0        800\n"));
+    ck_assert(strstr(out, "\ndefender                160          0          4       -640\n"));
     ck_assert(line_after(out, "Evaluation (side to move, attackers): "));
     out = run_bdb("bench 4\n");
     ck_assert_int_eq(count_lines_starting(out, "info string bench position"), 6);

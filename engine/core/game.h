@@ -137,15 +137,41 @@ static inline bool move_in(move_t m, const move_t *set, int n)
     return false;
 }
 
+/* One weight of an evaluation: a named number the evaluation multiplies a
+ * feature of the position by (a man's value, a point of mobility). */
+typedef struct eval_weight {
+    const char *name; /* as `eval` shows it and a tuner writes it */
+    int value;
+} eval_weight_t;
+
+#define EVAL_WEIGHTS_MAX 32
+
+/* A game's weights, kept as data in its evaluation file: the evaluation
+ * reads them, a tuner may change them. Tables derived from them (Brax's
+ * value of each point, Bolix's window sums) are rebuilt by `changed`. */
+typedef struct eval_weights {
+    eval_weight_t *w;
+    int count;
+    void (*changed)(void);
+} eval_weights_t;
+
 /* Each term's value per team (teams 0 and 1 in two-sided games, one per
  * player in free-for-all games). In two-sided games the total is the
- * difference, from team 0's point of view. */
+ * difference, from team 0's point of view.
+ *
+ * The same value again by weight: coef[k][team] is the feature weight k
+ * multiplies, so that for every team the terms sum to
+ *   sum over k of w[k].value * coef[k][team] + fixed[team],
+ * fixed holding what no weight scales (Brax's drawn endings). A tuner
+ * fits the weights on these coefficients. */
 typedef struct eval_trace {
     int count;
     struct {
         const char *name;
         int value[MAX_PLAYERS];
     } term[EVAL_TERMS_MAX];
+    int coef[EVAL_WEIGHTS_MAX][MAX_PLAYERS];
+    int fixed[MAX_PLAYERS];
 } eval_trace_t;
 
 /* A solved position's value for the side to move, with best play (the
@@ -227,6 +253,8 @@ typedef struct game {
     /* Free-for-all games: the value of the position for each player, on the
      * scale of evaluate(); players out of the game get 0. NULL elsewhere. */
     void (*evaluate_players)(const position_t *pos, score_t value[MAX_PLAYERS]);
+    /* The weights evaluate and evaluate_players read (NULL: none named). */
+    eval_weights_t *weights;
     /* True when the side to move faces a threat to win at once and must
      * answer it (a Bolix four), like a chess check: quiescence then does not
      * stand pat, and gen_noisy must return every answer. NULL: never. */
@@ -319,6 +347,18 @@ static inline void game_prepare(const game_t *g)
 void eval_trace_add(eval_trace_t *t, const char *name, int team0, int team1);
 /* Sets team's value of the term called name, adding the term if new. */
 void eval_trace_set(eval_trace_t *t, const char *name, int team, int value);
+/* Adds c to team's coefficient of weight k (no-op without a trace). */
+static inline void eval_trace_coef(eval_trace_t *t, int k, int team, int c)
+{
+    if (t)
+        t->coef[k][team] += c;
+}
+/* Adds v to team's value that no weight scales. */
+static inline void eval_trace_fixed(eval_trace_t *t, int team, int v)
+{
+    if (t)
+        t->fixed[team] += v;
+}
 
 /* The number of teams of g (columns of an eval trace). */
 static inline int game_teams(const game_t *g)

@@ -45,6 +45,7 @@ const game_t bolix = {
     .decided = bolix_decided,
     .outcome = bolix_outcome,
     .evaluate = bolix_evaluate,
+    .weights = &bolix_weights,
     .must_respond = bolix_must_respond,
     .gives_threat = bolix_gives_threat,
     .pass_turn = bolix_pass_turn,

@@ -6,32 +6,67 @@
  */
 #include "bolix_eval.h"
 
-/* Value of a window holding k marbles of one colour and none of the other. */
-const int bolix_window_value[5] = {0, 1, 8, 40, 300};
-/* The other terms' weights. */
-enum { CAPTURE_THREAT = 30, HAND_MARBLE = 2, TO_MOVE_FOUR = 5000 };
+/* Every weight of the evaluation, by name: `eval` shows them with their
+ * contributions, a tuner changes them (bolix_weights). The line weights
+ * value a window of five one colour alone holds, by its marbles (a five
+ * counts as a four: it ends the game); make and unmake keep their sums. */
+enum { W_LINE1, W_LINE2, W_LINE3, W_LINE4, W_CAPTURE_THREAT, W_HAND_MARBLE, W_TO_MOVE_FOUR, W_COUNT };
+static eval_weight_t weight[W_COUNT] = {
+    [W_LINE1] = {"line of one", 1},
+    [W_LINE2] = {"line of two", 8},
+    [W_LINE3] = {"line of three", 40},
+    [W_LINE4] = {"line of four", 300},
+    [W_CAPTURE_THREAT] = {"capture threat", 30},
+    [W_HAND_MARBLE] = {"marble in hand", 2},
+    [W_TO_MOVE_FOUR] = {"four to play", 5000}, /* a four of the side to move with a free cell wins next move */
+};
+#define W(k) (weight[k].value)
+
+eval_weights_t bolix_weights = {weight, W_COUNT, bolix_worth_init};
+
+int bolix_window_value(int k) { return k == 0 ? 0 : W(W_LINE1 + (k < 5 ? k : 4) - 1); }
+
+/* The coefficients of the line weights: the windows each colour alone
+ * holds, by how many marbles (a trace only: the sums are kept). */
+static void trace_lines(const bolix_t *b, eval_trace_t *t)
+{
+    for (int w = 0; w < N_WINDOWS; w++) {
+        int black = b->count[w] & 15, white = b->count[w] >> 4;
+        if (black && !white)
+            eval_trace_coef(t, W_LINE1 + (black < 5 ? black : 4) - 1, BLACK, 1);
+        if (white && !black)
+            eval_trace_coef(t, W_LINE1 + (white < 5 ? white : 4) - 1, WHITE, 1);
+    }
+}
 
 score_t bolix_evaluate(const position_t *pos, eval_trace_t *t)
 {
     const bolix_t *b = CP(pos);
     const int lines[2] = {b->lines[0], b->lines[1]}; /* kept by make and unmake */
     eval_trace_add(t, "lines", lines[0], lines[1]);
+    if (t)
+        trace_lines(b, t);
     int caps[2];
-    for (int pl = 0; pl < 2; pl++)
-        caps[pl] = CAPTURE_THREAT * bb128_popcount(bolix_capture_cells(b, pl));
+    for (int pl = 0; pl < 2; pl++) {
+        int cells = bb128_popcount(bolix_capture_cells(b, pl));
+        caps[pl] = W(W_CAPTURE_THREAT) * cells;
+        eval_trace_coef(t, W_CAPTURE_THREAT, pl, cells);
+    }
     eval_trace_add(t, "capture threats", caps[0], caps[1]);
-    int hand[2] = {HAND_MARBLE * b->hand[0], HAND_MARBLE * b->hand[1]};
+    int hand[2] = {W(W_HAND_MARBLE) * b->hand[0], W(W_HAND_MARBLE) * b->hand[1]};
     eval_trace_add(t, "marbles in hand", hand[0], hand[1]);
+    eval_trace_coef(t, W_HAND_MARBLE, BLACK, b->hand[BLACK]);
+    eval_trace_coef(t, W_HAND_MARBLE, WHITE, b->hand[WHITE]);
     int stm = b->stm, opp = stm ^ 1;
-    /* A four of the side to move with a free cell wins next move. */
     int win[2] = {0, 0};
     if (b->fours[stm] && b->hand[stm] && !bb128_empty(bb128_andnot(bolix_five_makers(b, stm),
-                                                             b->ko == NO_CELL ? bb128_zero() : bb128_bit(b->ko))))
-        win[stm] = TO_MOVE_FOUR;
+                                                             b->ko == NO_CELL ? bb128_zero() : bb128_bit(b->ko)))) {
+        win[stm] = W(W_TO_MOVE_FOUR);
+        eval_trace_coef(t, W_TO_MOVE_FOUR, stm, 1);
+    }
     eval_trace_add(t, "four to play", win[0], win[1]);
     int v[2];
     for (int pl = 0; pl < 2; pl++)
         v[pl] = lines[pl] + caps[pl] + hand[pl] + win[pl];
     return (score_t)(v[stm] - v[opp]);
 }
-

@@ -4,8 +4,10 @@
 
 #include "bolix_rules.h"
 
+/* The evaluation's weights. */
+extern eval_weights_t bolix_weights;
 /* Value of a window holding k marbles of one colour and none of the other. */
-extern const int bolix_window_value[5];
+int bolix_window_value(int k);
 
 score_t bolix_evaluate(const position_t *pos, eval_trace_t *t);
 

@@ -29,7 +29,6 @@ static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 /* ---- geometry ---- */
 
-static void init_worth(void);
 
 static void init_tables(void)
 {
@@ -72,7 +71,7 @@ static void init_tables(void)
     for (int c = 0; c <= N_CELLS; c++)
         bolix_zobrist_ko[c] = rng_next(&rng);
     bolix_zobrist_pass = rng_next(&rng);
-    init_worth();
+    bolix_worth_init();
 }
 
 void bolix_tables_ensure(void) { pthread_once(&tables_once, init_tables); }
@@ -97,7 +96,7 @@ typedef struct window_worth {
 
 static window_worth_t worth[256];
 
-static void init_worth(void)
+void bolix_worth_init(void)
 {
     for (int byte = 0; byte < 256; byte++) {
         window_worth_t *v = &worth[byte];
@@ -105,7 +104,7 @@ static void init_worth(void)
             int k = s ? byte >> 4 : byte & 15, other = s ? byte & 15 : byte >> 4;
             if (k == 0 || k > 5 || other != 0)
                 continue;
-            v->lines[s] = (int16_t)bolix_window_value[k < 5 ? k : 4];
+            v->lines[s] = (int16_t)bolix_window_value(k);
             v->fours[s] = k == 4;
             v->fives |= (uint8_t)((k == 5) << s);
             v->open3 |= (uint8_t)((k == 3) << s);

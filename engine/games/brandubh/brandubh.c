@@ -51,6 +51,7 @@ static const char *const bench_fens[] = {
         .decided = bdb_decided,                                                                                  \
         .outcome = bdb_outcome,                                                                                  \
         .evaluate = bdb_evaluate,                                                                                \
+        .weights = &brandubh_weights,                                                                            \
         .move_text = bdb_move_text,                                                                              \
         .parse_move = bdb_parse_move,                                                                            \
         .move_key = bdb_move_key,                                                                                \

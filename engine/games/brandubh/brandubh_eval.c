@@ -5,24 +5,46 @@
  */
 #include "brandubh_eval.h"
 
-/* Weights tuned by fixed-node self-play (commit a9386b7: each against the
- * set before it). ROUTE_SINGLE changed no game at 20,000 nodes (200 did
- * not): quiescence answers a king that sees a corner before it stands pat. */
+/* Every weight of the evaluation, by name: `eval` shows them with their
+ * contributions, a tuner changes them (brandubh_weights). Tuned by
+ * fixed-node self-play (commit a9386b7: each against the set before it).
+ * ROUTE_SINGLE changed no game at 20,000 nodes (200 did not): quiescence
+ * answers a king that sees a corner before it stands pat. */
 enum {
-    VAL_ATTACKER = 100,
-    VAL_DEFENDER = 160, /* 200 lost 32 Elo: the defenders' men are worth less than the king's freedom */
-    MOBILITY = 3,
-    KING_MOBILITY = 8,
-    ROUTE_NOW_DEF_TO_MOVE = 2000, /* king walks home next move */
-    ROUTE_DOUBLE = 1200,          /* two open corners: one block is not enough */
-    ROUTE_SINGLE = 120,           /* forces the attackers to block */
-    ROUTE_TWO_MOVES = 50,
-    KING_PRESSURE = 30,
-    APPROACH_BLOCKED = 10,
-    CORNER_GUARD = 10,
-    KING_TO_CORNER = 25, /* per step nearer the nearest corner (Manhattan) */
-    BESIDE_CORNER = 20,  /* an attacker next to a corner: one defender captures it */
+    W_ATTACKER,
+    W_DEFENDER,
+    W_MOBILITY,
+    W_KING_MOBILITY,
+    W_ROUTE_NOW_DEF_TO_MOVE,
+    W_ROUTE_DOUBLE,
+    W_ROUTE_SINGLE,
+    W_ROUTE_TWO_MOVES,
+    W_KING_PRESSURE,
+    W_APPROACH_BLOCKED,
+    W_CORNER_GUARD,
+    W_KING_TO_CORNER,
+    W_BESIDE_CORNER,
+    W_COUNT
 };
+static eval_weight_t weight[W_COUNT] = {
+    [W_ATTACKER] = {"attacker", 100},
+    /* 200 lost 32 Elo: the defenders' men are worth less than the king's freedom */
+    [W_DEFENDER] = {"defender", 160},
+    [W_MOBILITY] = {"mobility", 3},
+    [W_KING_MOBILITY] = {"king mobility", 8},
+    [W_ROUTE_NOW_DEF_TO_MOVE] = {"route, defenders to move", 2000}, /* king walks home next move */
+    [W_ROUTE_DOUBLE] = {"two routes", 1200},                         /* one block is not enough */
+    [W_ROUTE_SINGLE] = {"one route", 120},                           /* forces the attackers to block */
+    [W_ROUTE_TWO_MOVES] = {"route in two moves", 50},
+    [W_KING_PRESSURE] = {"king pressure", 30},
+    [W_APPROACH_BLOCKED] = {"approach blocked", 10},
+    [W_CORNER_GUARD] = {"corner guard", 10},
+    [W_KING_TO_CORNER] = {"king to corner", 25}, /* per step nearer the nearest corner (Manhattan) */
+    [W_BESIDE_CORNER] = {"beside a corner", 20}, /* an attacker next to a corner: one defender captures it */
+};
+#define W(k) (weight[k].value)
+
+eval_weights_t brandubh_weights = {weight, W_COUNT, NULL};
 
 /* Corners the king reaches in one move, and squares it reaches from which
  * a corner is one more move away. */
@@ -59,34 +81,47 @@ static int blocked_approaches(const bdb_t *b, bb64_t occ)
 
 score_t bdb_evaluate(const position_t *pos, eval_trace_t *t)
 {
+    enum { ATT = SIDE_ATT, DEF = SIDE_DEF };
     const bdb_t *b = CP(pos);
     bb64_t occ = occupied(b);
     int v_att = 0, v_def = 0;
 
-    int mat_a = VAL_ATTACKER * bb_popcount(b->att), mat_d = VAL_DEFENDER * bb_popcount(b->def);
+    int n_att = bb_popcount(b->att), n_def = bb_popcount(b->def);
+    int mat_a = W(W_ATTACKER) * n_att, mat_d = W(W_DEFENDER) * n_def;
     eval_trace_add(t, "material", mat_a, mat_d);
+    eval_trace_coef(t, W_ATTACKER, ATT, n_att);
+    eval_trace_coef(t, W_DEFENDER, DEF, n_def);
 
     int mob_a = 0, mob_d = 0;
     for (bb64_t p = b->att; p;)
         mob_a += bb_popcount(targets(b, bb_pop(&p), occ));
     for (bb64_t p = b->def; p;)
         mob_d += bb_popcount(targets(b, bb_pop(&p), occ));
-    eval_trace_add(t, "mobility", MOBILITY * mob_a, MOBILITY * mob_d);
-    v_att += mat_a + MOBILITY * mob_a;
-    v_def += mat_d + MOBILITY * mob_d;
+    eval_trace_add(t, "mobility", W(W_MOBILITY) * mob_a, W(W_MOBILITY) * mob_d);
+    eval_trace_coef(t, W_MOBILITY, ATT, mob_a);
+    eval_trace_coef(t, W_MOBILITY, DEF, mob_d);
+    v_att += mat_a + W(W_MOBILITY) * mob_a;
+    v_def += mat_d + W(W_MOBILITY) * mob_d;
 
     if (b->king) {
         int k = bb_lsb(b->king);
         int now, two;
         king_routes(b, occ, &now, &two);
-        int route = ROUTE_TWO_MOVES * two;
+        int route = W(W_ROUTE_TWO_MOVES) * two, route_kind = -1;
         if (now >= 1 && b->stm == SIDE_DEF)
-            route += ROUTE_NOW_DEF_TO_MOVE;
+            route_kind = W_ROUTE_NOW_DEF_TO_MOVE;
         else if (now >= 2)
-            route += ROUTE_DOUBLE;
+            route_kind = W_ROUTE_DOUBLE;
         else if (now == 1)
-            route += ROUTE_SINGLE;
-        int kmob = KING_MOBILITY * bb_popcount(targets(b, k, occ));
+            route_kind = W_ROUTE_SINGLE;
+        if (route_kind >= 0) {
+            route += W(route_kind);
+            eval_trace_coef(t, route_kind, DEF, 1);
+        }
+        eval_trace_coef(t, W_ROUTE_TWO_MOVES, DEF, two);
+        int king_reach = bb_popcount(targets(b, k, occ));
+        int kmob = W(W_KING_MOBILITY) * king_reach;
+        eval_trace_coef(t, W_KING_MOBILITY, DEF, king_reach);
         eval_trace_add(t, "king routes", 0, route);
         eval_trace_add(t, "king mobility", 0, kmob);
         v_def += route + kmob;
@@ -96,25 +131,30 @@ score_t bdb_evaluate(const position_t *pos, eval_trace_t *t)
             int n = step(k, d);
             near += n >= 0 && (b->att & bb_bit(n));
         }
-        eval_trace_add(t, "king pressure", KING_PRESSURE * near, 0);
-        v_att += KING_PRESSURE * near;
+        eval_trace_add(t, "king pressure", W(W_KING_PRESSURE) * near, 0);
+        eval_trace_coef(t, W_KING_PRESSURE, ATT, near);
+        v_att += W(W_KING_PRESSURE) * near;
 
         int f = sq_file(k), r = sq_rank(k);
         int to_corner = (f < 6 - f ? f : 6 - f) + (r < 6 - r ? r : 6 - r); /* 6 on the throne */
-        int nearer = KING_TO_CORNER * (6 - to_corner);
+        int nearer = W(W_KING_TO_CORNER) * (6 - to_corner);
         eval_trace_add(t, "king to corner", 0, nearer);
+        eval_trace_coef(t, W_KING_TO_CORNER, DEF, 6 - to_corner);
         v_def += nearer;
     }
 
-    int guards = bb_popcount(b->att & CORNER_GUARDS);
-    int blockade = APPROACH_BLOCKED * blocked_approaches(b, occ) + CORNER_GUARD * guards;
+    int guards = bb_popcount(b->att & CORNER_GUARDS), blocked = blocked_approaches(b, occ);
+    int blockade = W(W_APPROACH_BLOCKED) * blocked + W(W_CORNER_GUARD) * guards;
     eval_trace_add(t, "blockade", blockade, 0);
+    eval_trace_coef(t, W_APPROACH_BLOCKED, ATT, blocked);
+    eval_trace_coef(t, W_CORNER_GUARD, ATT, guards);
     v_att += blockade;
-    int beside = -BESIDE_CORNER * bb_popcount(b->att & BESIDE_CORNERS);
+    int n_beside = bb_popcount(b->att & BESIDE_CORNERS);
+    int beside = -W(W_BESIDE_CORNER) * n_beside;
     eval_trace_add(t, "beside a corner", beside, 0);
+    eval_trace_coef(t, W_BESIDE_CORNER, ATT, -n_beside);
     v_att += beside;
 
     score_t s = (score_t)(v_att - v_def);
     return b->stm == SIDE_ATT ? s : -s;
 }
-

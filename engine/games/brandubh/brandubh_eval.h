@@ -4,6 +4,8 @@
 
 #include "brandubh_rules.h"
 
+/* The evaluation's weights, both versions'. */
+extern eval_weights_t brandubh_weights;
 score_t bdb_evaluate(const position_t *pos, eval_trace_t *t);
 
 #endif

@@ -105,6 +105,7 @@ static const char *const bench_fens_hunt[] = {
         .probe_ending = probe,                                                                                   \
         .prepare = prep,                                                                                         \
         .chance_outcomes = NULL,                                                                                 \
+        .weights = &brax_weights,                                                                                \
         .view_board = brax_view_board,                                                                           \
         .view_position = brax_view_position,                                                                     \
         .view_move = brax_view_move,                                                                             \

@@ -9,18 +9,47 @@
 
 #include "brax_ending.h"
 
-/* Every weight of the evaluation (a man is 100). */
-enum { VAL_MAN = 100, MOBILITY = 3, TO_MOVE_THREAT = 40, HANGING = 25, BRAXED = 15, CENTRE = 4, ADVANCE = 3 };
+/* Every weight of the evaluation (a man is 100), by name: `eval` shows
+ * them with their contributions, a tuner changes them (brax_weights). */
+enum {
+    W_MAN,
+    W_MOBILITY,
+    W_TO_MOVE_THREAT,
+    W_HANGING,
+    W_BRAXED,
+    W_CENTRE,
+    W_ADVANCE,
+    W_MOPUP_CLOSE,
+    W_MOPUP_EDGE,
+    W_MOPUP_SHUT,
+    W_COUNT
+};
+static eval_weight_t weight[W_COUNT] = {
+    [W_MAN] = {"man", 100},
+    [W_MOBILITY] = {"mobility", 3},
+    /* The side to move can take one threatened man now (quiescence sees
+     * which); the other team must fear for all of them. In the team games
+     * the men the side to move has en prise are those the next opponent to
+     * move threatens. */
+    [W_TO_MOVE_THREAT] = {"threat to move", 40},
+    [W_HANGING] = {"man en prise", 25},
+    [W_BRAXED] = {"braxed", 15},
+    /* Men nearer the centre have more lines to choose from, and men that
+     * have advanced press the enemy: without these, both sides stand off
+     * forever. */
+    [W_CENTRE] = {"centre", 4},
+    [W_ADVANCE] = {"advance", 3},
+    /* Mop-up: a team with a decisive majority (two men more) against at
+     * most two men wins by plan, not by horizon: it closes in on each lone
+     * man, drives it from the centre and takes its moves away. Without this
+     * the search wandered for 200 plies with seven men against one. */
+    [W_MOPUP_CLOSE] = {"mop-up closeness", 3},
+    [W_MOPUP_EDGE] = {"mop-up edge", 12},
+    [W_MOPUP_SHUT] = {"mop-up shut in", 6},
+};
+#define W(k) (weight[k].value)
 
-/* The terms are per team: the sums over its players. The side to move can
- * take one threatened man now (quiescence sees which); the other team must
- * fear for all of them. In the team games the men the side to move has en
- * prise are those the next opponent to move threatens. */
-/* Mop-up: a team with a decisive majority (two men more) against at most
- * two men wins by plan, not by horizon: it closes in on each lone man,
- * drives it from the centre and takes its moves away. Without this the
- * search wandered for 200 plies with seven men against one. */
-enum { MOPUP_CLOSE = 3, MOPUP_EDGE = 12, MOPUP_SHUT = 6 };
+eval_weights_t brax_weights = {weight, W_COUNT, brax_eval_init};
 
 /* How far a man on (r, c) has come from player pl's home edge. */
 static int advance(const brax_t *b, int pl, int r, int c)
@@ -32,10 +61,16 @@ static int advance(const brax_t *b, int pl, int r, int c)
     return team_of(pl) == RED ? r : 8 - r;
 }
 
-/* Men nearer the centre have more lines to choose from, and men that have
- * advanced press the enemy: without this, both sides stand off forever.
- * The value of a man on each point, per player, for the variants with
- * four directions of advance (brax-4p) and with two (the others). */
+/* How near the centre a point is: 4 on e5, 0 on the edge. */
+static int centre_of(int p)
+{
+    int r = p / 9, c = p % 9, dr = r > 4 ? r - 4 : 4 - r, dc = c > 4 ? c - 4 : 4 - c;
+    return 4 - (dr > dc ? dr : dc);
+}
+
+/* The value of a man on each point (its centre and advance weighted), per
+ * player, for the variants with four directions of advance (brax-4p) and
+ * with two (the others); rebuilt when the weights change. */
 static int16_t place_value[2][MAX_PLAYERS][N_PTS];
 
 void brax_eval_init(void)
@@ -45,18 +80,21 @@ void brax_eval_init(void)
         for (int pl = 0; pl < MAX_PLAYERS; pl++)
             for (int p = 0; p < N_PTS; p++) {
                 probe.variant = four ? V_4P : V_BRAX;
-                int r = p / 9, c = p % 9, dr = r > 4 ? r - 4 : 4 - r, dc = c > 4 ? c - 4 : 4 - c;
                 place_value[four][pl][p] =
-                    (int16_t)(CENTRE * (4 - (dr > dc ? dr : dc)) + ADVANCE * advance(&probe, pl, r, c));
+                    (int16_t)(W(W_CENTRE) * centre_of(p) + W(W_ADVANCE) * advance(&probe, pl, p / 9, p % 9));
             }
 }
 
-static int placement(const brax_t *b, int pl)
+static int placement(const brax_t *b, int pl, eval_trace_t *t)
 {
     const int16_t *value = place_value[b->variant == V_4P][pl];
     int v = 0;
-    for (bb128_t m = b->men[pl]; !bb128_empty(m);)
-        v += value[bb128_pop(&m)];
+    for (bb128_t m = b->men[pl]; !bb128_empty(m);) {
+        int p = bb128_pop(&m);
+        v += value[p];
+        eval_trace_coef(t, W_CENTRE, team_of(pl), centre_of(p));
+        eval_trace_coef(t, W_ADVANCE, team_of(pl), advance(b, pl, p / 9, p % 9));
+    }
     return v;
 }
 
@@ -109,26 +147,28 @@ static int next_of_team(const brax_t *b, int t)
     return t;
 }
 
-static int mop_up(const brax_t *b, int strong)
+static int mop_up(const brax_t *b, int strong, eval_trace_t *t)
 {
     int weak = strong ^ 1, ns = bb128_popcount(b->team[strong]), nw = bb128_popcount(b->team[weak]);
     if (nw == 0 || nw > 2 || ns < nw + 2)
         return 0;
-    int v = 0;
+    int edge = 0, close = 0, shut = 0;
     for (bb128_t w = b->team[weak]; !bb128_empty(w);) {
         int p = bb128_pop(&w), r = p / 9, c = p % 9;
-        int dr = r > 4 ? r - 4 : 4 - r, dc = c > 4 ? c - 4 : 4 - c;
-        v += MOPUP_EDGE * (dr > dc ? dr : dc);
+        edge += 4 - centre_of(p);
         for (bb128_t m = b->team[strong]; !bb128_empty(m);) {
             int q = bb128_pop(&m), rq = q / 9, cq = q % 9;
             int d = (rq > r ? rq - r : r - rq) + (cq > c ? cq - c : c - cq);
-            v += MOPUP_CLOSE * (16 - d);
+            close += 16 - d;
         }
     }
     for (int pl = 0; pl < b->players; pl++)
         if (team_of(pl) == weak)
-            v -= MOPUP_SHUT * mobility(b, pl);
-    return v;
+            shut += mobility(b, pl);
+    eval_trace_coef(t, W_MOPUP_EDGE, strong, edge);
+    eval_trace_coef(t, W_MOPUP_CLOSE, strong, close);
+    eval_trace_coef(t, W_MOPUP_SHUT, strong, -shut);
+    return W(W_MOPUP_EDGE) * edge + W(W_MOPUP_CLOSE) * close - W(W_MOPUP_SHUT) * shut;
 }
 
 /* ---- solved endings ---- */
@@ -179,34 +219,45 @@ score_t brax_evaluate(const position_t *pos, eval_trace_t *t)
     int mat[2], mob[2] = {0, 0}, place[2] = {0, 0}, threat[2] = {0, 0}, hanging[2] = {0, 0}, braxed[2] = {0, 0};
     bb128_t hits[MAX_PLAYERS];
     for (int pl = 0; pl < b->players; pl++) {
-        mob[team_of(pl)] += MOBILITY * mobility_and_threats(b, pl, &hits[pl]);
-        place[team_of(pl)] += placement(b, pl);
+        int reach = mobility_and_threats(b, pl, &hits[pl]);
+        mob[team_of(pl)] += W(W_MOBILITY) * reach;
+        eval_trace_coef(t, W_MOBILITY, team_of(pl), reach);
+        place[team_of(pl)] += placement(b, pl, t);
     }
-    for (int tm = 0; tm < 2; tm++)
-        mat[tm] = VAL_MAN * bb128_popcount(b->team[tm]);
+    for (int tm = 0; tm < 2; tm++) {
+        mat[tm] = W(W_MAN) * bb128_popcount(b->team[tm]);
+        eval_trace_coef(t, W_MAN, tm, bb128_popcount(b->team[tm]));
+    }
     int foe = team_game(b) ? next_of_team(b, them) : stm ^ 1;
     bb128_t foe_hits = hits[foe];
     int ours_hit = bb128_popcount(hits[stm]), theirs_hit = bb128_popcount(bb128_and(foe_hits, b->men[stm]));
-    threat[us] = ours_hit ? TO_MOVE_THREAT : 0;
-    hanging[them] = -HANGING * ours_hit;
-    hanging[us] = -HANGING * (theirs_hit > 1 ? theirs_hit - 1 : 0);
+    int ours_at_risk = theirs_hit > 1 ? theirs_hit - 1 : 0;
+    threat[us] = ours_hit ? W(W_TO_MOVE_THREAT) : 0;
+    hanging[them] = -W(W_HANGING) * ours_hit;
+    hanging[us] = -W(W_HANGING) * ours_at_risk;
+    eval_trace_coef(t, W_TO_MOVE_THREAT, us, ours_hit ? 1 : 0);
+    eval_trace_coef(t, W_HANGING, them, -ours_hit);
+    eval_trace_coef(t, W_HANGING, us, -ours_at_risk);
     /* Braxed: bound by a call with threatened men to choose from. */
     bb128_t bound = b->caller >= 0 ? bb128_and(hits[b->caller], b->men[stm]) : bb128_zero();
-    if (!bb128_empty(bound))
-        braxed[us] = -BRAXED;
+    if (!bb128_empty(bound)) {
+        braxed[us] = -W(W_BRAXED);
+        eval_trace_coef(t, W_BRAXED, us, -1);
+    }
     eval_trace_add(t, "material", mat[RED], mat[BLUE]);
     eval_trace_add(t, "mobility", mob[RED], mob[BLUE]);
     eval_trace_add(t, "placement", place[RED], place[BLUE]);
     eval_trace_add(t, "threats", threat[RED], threat[BLUE]);
     eval_trace_add(t, "men en prise", hanging[RED], hanging[BLUE]);
     eval_trace_add(t, "braxed", braxed[RED], braxed[BLUE]);
-    int mop[2] = {mop_up(b, RED), mop_up(b, BLUE)};
+    int mop[2] = {mop_up(b, RED, t), mop_up(b, BLUE, t)};
     eval_trace_add(t, "mop-up", mop[RED], mop[BLUE]);
     int v[2];
     for (int tm = 0; tm < 2; tm++)
         v[tm] = mat[tm] + mob[tm] + place[tm] + threat[tm] + hanging[tm] + braxed[tm] + mop[tm];
     int drawn = two_against_one(pos, v); /* for red */
     eval_trace_add(t, "two against one", drawn, 0);
+    eval_trace_fixed(t, RED, drawn);
     v[RED] += drawn;
     return (score_t)(v[us] - v[them]);
 }

@@ -7,7 +7,10 @@
 
 #include "brax_rules.h"
 
-/* The evaluation's precomputed tables, filled from brax_tables_ensure(). */
+/* The evaluation's weights, every variant's. */
+extern eval_weights_t brax_weights;
+/* The evaluation's tables derived from the weights, filled from
+ * brax_tables_ensure() and again whenever the weights change. */
 void brax_eval_init(void);
 score_t brax_evaluate(const position_t *pos, eval_trace_t *t);
 /* Two men against one, and one against one, solved (two-player games). */

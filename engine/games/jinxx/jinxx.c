@@ -64,6 +64,7 @@ static const char *const bench_4p[] = {
         .outcome = jinxx_outcome,                                                                                \
         .evaluate = jinxx_evaluate,                                                                              \
         .evaluate_players = jinxx_evaluate_players,                                                              \
+        .weights = &jinxx_weights,                                                                               \
         .move_text = jinxx_move_text,                                                                            \
         .parse_move = jinxx_parse_move,                                                                          \
         .move_key = jinxx_move_key,                                                                              \

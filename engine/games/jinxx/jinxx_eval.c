@@ -6,16 +6,22 @@
  */
 #include "jinxx_eval.h"
 
-enum {
-    EV_CENTRE = 40,       /* the centre top: every line runs through it */
-    EV_LINE_TWO = 70,     /* two of a line's three tops, the third open to us */
-    EV_LINE_ONE = 10,
-    EV_PYRAMID = 12,      /* each pyramid kept */
-    EV_DANGER = 120,      /* each pyramid fewer than five: vaporization nears */
-    EV_STRIKE = 25,       /* a top of ours that can destroy an enemy top now */
-    EV_EXPOSED = 15,      /* a top of ours an enemy top can destroy */
-    EV_WIN_ODDS = 120,    /* the next roller: times the faces (of six) that complete a line */
+/* Every weight of the evaluation, by name: `eval` shows them with their
+ * contributions, a tuner changes them (jinxx_weights). */
+enum { W_CENTRE, W_LINE_TWO, W_LINE_ONE, W_PYRAMID, W_DANGER, W_STRIKE, W_EXPOSED, W_WIN_ODDS, W_COUNT };
+static eval_weight_t weight[W_COUNT] = {
+    [W_CENTRE] = {"centre", 40},      /* the centre top: every line runs through it */
+    [W_LINE_TWO] = {"line of two", 70}, /* two of a line's three tops, the third open to us */
+    [W_LINE_ONE] = {"line of one", 10},
+    [W_PYRAMID] = {"pyramid", 12},    /* each pyramid kept */
+    [W_DANGER] = {"danger", 120},     /* each pyramid fewer than five: vaporization nears */
+    [W_STRIKE] = {"can destroy", 25}, /* a top of ours that can destroy an enemy top now */
+    [W_EXPOSED] = {"exposed", 15},    /* a top of ours an enemy top can destroy */
+    [W_WIN_ODDS] = {"win odds", 120}, /* the next roller: times the faces (of six) that complete a line */
 };
+#define W(k) (weight[k].value)
+
+eval_weights_t jinxx_weights = {weight, W_COUNT, NULL};
 
 /* The sizes with which player p could complete a line on its next move: a
  * top pyramid of p's, from outside the line, or one from p's tree, landing
@@ -81,26 +87,34 @@ static void evaluate_all(const jinxx_t *b, score_t value[MAX_PLAYERS], eval_trac
     for (int p = 0; p < b->players; p++) {
         if (!in_game(b, p))
             continue;
-        int centre = (top[p] >> CENTRE & 1) ? EV_CENTRE : 0, line = 0, strike = 0, exposed = 0;
+        int at_centre = top[p] >> CENTRE & 1, twos = 0, ones = 0, strikes = 0, exposures = 0;
         for (int l = 0; l < 4; l++) {
             int have = popcount9(top[p] & lines[l]);
-            line += have == 2 ? EV_LINE_TWO : have == 1 ? EV_LINE_ONE : 0;
+            twos += have == 2;
+            ones += have == 1;
         }
-        int left = pyramids_of(b, p);
-        int material = EV_PYRAMID * left - (left < 5 ? EV_DANGER * (5 - left) : 0);
+        int left = pyramids_of(b, p), short_of = left < 5 ? 5 - left : 0;
         for (int s = 0; s < 3; s++) {
             unsigned enemy = 0, mine = top[p] & b->occ[p][s];
             for (int q = 0; q < b->players; q++)
                 if (q != p)
                     enemy |= top[q] & b->occ[q][s];
-            strike += EV_STRIKE * popcount9(reach(b, p, s) & enemy);
+            strikes += popcount9(reach(b, p, s) & enemy);
             for (int q = 0; q < b->players; q++)
                 if (q != p && in_game(b, q))
-                    exposed -= EV_EXPOSED * popcount9(reach(b, q, s) & mine);
+                    exposures += popcount9(reach(b, q, s) & mine);
         }
         /* Only the next player to roll gets the die's odds before anyone
          * can answer; the player to move after a roll knows its face. */
-        int odds = p == next_roller(b) ? EV_WIN_ODDS * faces_allowing(line_sizes(b, p, top[p])) : 0;
+        int faces = p == next_roller(b) ? faces_allowing(line_sizes(b, p, top[p])) : 0;
+        int centre = W(W_CENTRE) * at_centre, line = W(W_LINE_TWO) * twos + W(W_LINE_ONE) * ones;
+        int material = W(W_PYRAMID) * left - W(W_DANGER) * short_of;
+        int strike = W(W_STRIKE) * strikes, exposed = -W(W_EXPOSED) * exposures, odds = W(W_WIN_ODDS) * faces;
+        if (t) {
+            const int coef[W_COUNT] = {at_centre, twos, ones, left, -short_of, strikes, -exposures, faces};
+            for (int k = 0; k < W_COUNT; k++)
+                eval_trace_coef(t, k, p, coef[k]);
+        }
         eval_trace_set(t, "win odds", p, odds);
         eval_trace_set(t, "centre", p, centre);
         eval_trace_set(t, "lines", p, line);

@@ -1,0 +1,150 @@
+/* test_eval.c: every game's weights as data. Over random games in every
+ * variant, the evaluation's terms are exactly the weights times their
+ * coefficients (what a tuner fits), and the value evaluate returns is
+ * those terms; changing a weight changes the evaluation by that much. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/core/rng.h"
+#include "../engine/games/variants.h"
+#include "helpers.h"
+
+static int n_variants(void)
+{
+    int n = 0;
+    while (variants_at(n))
+        n++;
+    return n;
+}
+
+/* Each team's value: its terms summed. */
+static void term_sums(const eval_trace_t *t, int teams, int sum[MAX_PLAYERS])
+{
+    for (int k = 0; k < teams; k++) {
+        sum[k] = 0;
+        for (int i = 0; i < t->count; i++)
+            sum[k] += t->term[i].value[k];
+    }
+}
+
+/* Each team's value again, from the weights and their coefficients. */
+static void weighted_sums(const game_t *g, const eval_trace_t *t, int teams, int sum[MAX_PLAYERS])
+{
+    for (int k = 0; k < teams; k++) {
+        sum[k] = t->fixed[k];
+        for (int i = 0; i < g->weights->count; i++)
+            sum[k] += g->weights->w[i].value * t->coef[i][k];
+    }
+}
+
+/* Checks one position: the terms, the weighted coefficients and the value
+ * returned agree. */
+static void check_position(const game_t *g, const position_t *pos)
+{
+    int teams = game_teams(g), terms[MAX_PLAYERS], weighted[MAX_PLAYERS];
+    eval_trace_t t;
+    memset(&t, 0, sizeof t);
+    score_t v = g->evaluate(pos, &t);
+    ck_assert_int_eq(v, g->evaluate(pos, NULL));
+    term_sums(&t, teams, terms);
+    weighted_sums(g, &t, teams, weighted);
+    for (int k = 0; k < teams; k++)
+        ck_assert_msg(terms[k] == weighted[k], "%s %s team %d: terms %d, weights %d", g->name, fen_of(g, pos), k,
+                      terms[k], weighted[k]);
+    int us = g->team_of[g->to_move(pos)];
+    if (teams == 2 && !g->evaluate_players) {
+        ck_assert_msg(v == terms[us] - terms[us ^ 1], "%s %s: %d", g->name, fen_of(g, pos), v);
+    } else if (g->evaluate_players) {
+        score_t each[MAX_PLAYERS];
+        g->evaluate_players(pos, each);
+        player_mask_t in = game_players_in(g, pos);
+        for (int p = 0; p < g->players; p++)
+            if (in & player_bit(p))
+                ck_assert_int_eq(each[p], terms[p]);
+    }
+}
+
+START_TEST(terms_are_weights_times_coefficients)
+{
+    const game_t *g = variants_at(_i);
+    ck_assert_ptr_nonnull(g->weights);
+    ck_assert_int_le(g->weights->count, EVAL_WEIGHTS_MAX);
+    for (int i = 0; i < g->weights->count; i++)
+        for (int j = 0; j < i; j++)
+            ck_assert_str_ne(g->weights->w[i].name, g->weights->w[j].name);
+    rng_t rng = {0xE7A1u + (uint64_t)_i};
+    int checked = 0;
+    for (int game = 0; game < 40; game++) {
+        position_t pos;
+        g->set_start(&pos);
+        for (int ply = 0; ply < 200; ply++) {
+            outcome_t o;
+            if (g->decided(&pos, &o))
+                break;
+            move_t moves[MAX_MOVES];
+            int n = g->gen_moves(&pos, moves);
+            if (n == 0)
+                break;
+            if (!game_at_chance(g, &pos)) {
+                check_position(g, &pos);
+                checked++;
+            }
+            undo_t u;
+            g->make(&pos, moves[rng_next(&rng) % (uint64_t)n], &u);
+        }
+    }
+    ck_assert_int_gt(checked, 400);
+}
+END_TEST
+
+/* A weight is data: raising the value of a man (a pyramid in Jinxx, an
+ * attacker in Brandubh, a line of one in Bolix) moves the evaluation by
+ * the change times its coefficient, derived tables included. */
+START_TEST(changing_a_weight_changes_the_evaluation)
+{
+    static const char *const fens[][2] = {
+        {"brax", "1bbbbbb2/9/9/9/9/9/9/9/1rrrrrrr1 r - 0"},
+        {"brandubh", "3a3/3a3/3d3/aadkdaa/3d3/3a3/7 a"},
+        {"bolix", "6/7/8/9/1b8/10/9/8/7/6 w 35 36 - 0"},
+        {"jinxx", "S1,.,./.,.,./.,.,. 233/333 p2 - 0"},
+    };
+    for (size_t f = 0; f < sizeof fens / sizeof fens[0]; f++) {
+        const game_t *g = variants_find(fens[f][0]);
+        position_t pos;
+        load_fen(g, &pos, fens[f][1]);
+        eval_trace_t t;
+        memset(&t, 0, sizeof t);
+        score_t before = g->evaluate(&pos, &t);
+        int us = g->team_of[g->to_move(&pos)];
+        /* The first weight whose coefficient differs between the sides. */
+        int k = 0;
+        while (k < g->weights->count && t.coef[k][us] == t.coef[k][us ^ 1])
+            k++;
+        ck_assert_msg(k < g->weights->count, "%s: no weight tells the sides apart", g->name);
+        int delta = t.coef[k][us] - t.coef[k][us ^ 1];
+        g->weights->w[k].value += 7;
+        if (g->weights->changed)
+            g->weights->changed();
+        load_fen(g, &pos, fens[f][1]); /* positions keep sums of the weights they were set up with */
+        score_t after = g->evaluate(&pos, NULL);
+        g->weights->w[k].value -= 7;
+        if (g->weights->changed)
+            g->weights->changed();
+        ck_assert_msg(after - before == 7 * delta, "%s, %s: %d then %d, coefficient %d", g->name,
+                      g->weights->w[k].name, before, after, delta);
+        load_fen(g, &pos, fens[f][1]);
+        ck_assert_int_eq(g->evaluate(&pos, NULL), before);
+    }
+}
+END_TEST
+
+Suite *suite_eval(void)
+{
+    Suite *s = suite_create("eval");
+    TCase *tc = tcase_create("weights");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, terms_are_weights_times_coefficients, 0, n_variants());
+    tcase_add_test(tc, changing_a_weight_changes_the_evaluation);
+    suite_add_tcase(s, tc);
+    return s;
+}
