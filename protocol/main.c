@@ -7,6 +7,7 @@
 
 #include "../engine/core/number.h"
 #include "analyse.h"
+#include "datagen.h"
 #include "otep.h"
 #include "play.h"
 #include "protocol.h"
@@ -27,6 +28,9 @@ static int usage(FILE *out, int status)
                  "[FILE]\n"
                  "       denham suite [--variant V] [--depth N | --movetime MS | --nodes N] FILE\n"
                  "       denham play [variant] [--movetime MS] [--skill 0-20] [--side p1|p2|p3|p4|both|none]\n"
+                 "       denham datagen --variant V --games N (--nodes N | --depth N) [--threads T] [--seed S]\n"
+                 "                      [--shard K/N] [--book FILE] [--random-plies P] [--max-plies P] --out FILE\n"
+                 "                                            self-play positions with results, for denham tune\n"
                  "       denham serve [--port N] [--host ADDR] [--engine CMD] [--max-sessions N] [--idle-seconds N]\n"
                  "                                            the board in a browser (prints the address to open)\n"
                  "       denham --help                        this text\n");
@@ -49,6 +53,8 @@ int main(int argc, char **argv)
         return play_main(argc - 2, argv + 2, stdin, stdout);
     if (strcmp(argv[1], "serve") == 0)
         return serve_main(argc - 2, argv + 2);
+    if (strcmp(argv[1], "datagen") == 0)
+        return datagen_main(argc - 2, argv + 2, stderr);
     if (strcmp(argv[1], "suite") == 0)
         return suite_main(argc - 2, argv + 2, stdout);
     if (strcmp(argv[1], "otep") == 0) {

@@ -121,7 +121,7 @@ static score_t qsearch(ctx_t *c, int ply, int qply, score_t alpha, score_t beta)
      * sequences (depth 0 entries). Elsewhere quiescence is short and the
      * probes cost more than they save (Brandubh bench: 1.51 M -> 1.89 M
      * nodes, 0.45 -> 0.76 s). */
-    bool use_tt = c->g->must_respond != NULL;
+    bool use_tt = c->g->must_respond != NULL && !c->exact;
     uint64_t key = tt_key(c);
     tt_hit_t hit;
     if (use_tt && tt_probe(&c->s->tt, key, ply, &hit) &&
@@ -428,4 +428,23 @@ score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta, bool 
     int bound = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
     tt_store(&c->s->tt, key, ply, best_move, best, depth, bound);
     return best;
+}
+
+bool search_quiet(searcher_t *s, const game_t *g, const position_t *pos)
+{
+    outcome_t o;
+    if (g->decided(pos, &o) || game_at_chance(g, pos))
+        return false;
+    /* Exact: quiescence alone, without the table, which holds the last
+     * search's deeper values (exact searches never reach quiescence else). */
+    search_request_t req = {.game = g, .root = *pos, .multiplayer = SEARCH_MULTIPLAYER_DEFAULT,
+                            .chance_pruning = SEARCH_CHANCE_DEFAULT, .exact = true};
+    limits_init(&req.limits);
+    worker_t *w = &s->workers[0];
+    if (!searcher_ensure_history(w, g->move_keys))
+        return false;
+    ctx_t *c = w->ctx;
+    ctx_init(c, s, &req, 0);
+    score_t stand = ctx_static_eval(c);
+    return qsearch(c, 0, 0, -SCORE_INF, SCORE_INF) == stand;
 }

@@ -142,6 +142,10 @@ void searcher_clear(searcher_t *s);
 int search_max_depth(const search_limits_t *l);
 
 search_result_t search_run(searcher_t *s, const search_request_t *req);
+/* Is pos quiet: does quiescence (full window) return its static value?
+ * False at a roll of the die and where the game is over. For training
+ * data (denham datagen); uses s's tables, so never while s searches. */
+bool search_quiet(searcher_t *s, const game_t *g, const position_t *pos);
 /* Asks a running search to stop soon; safe from any thread. */
 void search_stop(searcher_t *s);
 /* Pondering (UCI's go ponder): set before the search starts, it lifts the
