@@ -14,7 +14,7 @@ RELFLAGS = $(CFLAGS) $(if $(ARCH),-march=$(ARCH)) -flto=auto
 $(shell mkdir -p build; [ "$$(cat build/arch 2>/dev/null)" = "$(ARCH)" ] || echo "$(ARCH)" > build/arch)
 LDLIBS  := -lpthread -lm
 
-LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/games/*/*.c engine/search/*.c) protocol/protocol.c protocol/search_thread.c protocol/cli.c protocol/datagen.c protocol/otep.c \
+LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/games/*/*.c engine/search/*.c engine/learn/*.c) protocol/protocol.c protocol/search_thread.c protocol/cli.c protocol/datagen.c protocol/tune.c protocol/otep.c \
             protocol/otn.c protocol/out.c protocol/analyse.c protocol/play.c protocol/describe.c \
             protocol/http.c protocol/serve.c build/gen/web_assets.c
 TEST_SRC := $(wildcard tests/*.c) tests/fuzz/targets.c tests/fuzz/session.c

@@ -133,7 +133,7 @@ static bool read_book(datagen_t *d)
         fprintf(d->err, "denham datagen: cannot open the book %s\n", d->cfg.book_path);
         return false;
     }
-    char line[BOOK_LINE_MAX + 2], err[160];
+    char line[BOOK_LINE_MAX], err[160];
     record_t r = {0};
     bool ok = true;
     for (int no = 1; ok && fgets(line, sizeof line, f); no++) {
@@ -157,7 +157,7 @@ static bool read_book(datagen_t *d)
             break;
         }
         d->book = grown;
-        snprintf(d->book[d->book_lines++], BOOK_LINE_MAX, "%s", line);
+        memcpy(d->book[d->book_lines++], line, n + 1);
     }
     record_free(&r);
     fclose(f);

@@ -12,6 +12,7 @@
 #include "play.h"
 #include "protocol.h"
 #include "serve.h"
+#include "tune.h"
 
 #define OTEP_MOVETIME_MS 5000
 
@@ -31,6 +32,8 @@ static int usage(FILE *out, int status)
                  "       denham datagen --variant V --games N (--nodes N | --depth N) [--threads T] [--seed S]\n"
                  "                      [--shard K/N] [--book FILE] [--random-plies P] [--max-plies P] --out FILE\n"
                  "                                            self-play positions with results, for denham tune\n"
+                 "       denham tune --variant V [--threads T] [--iterations N] [--rate R] FILE...\n"
+                 "                                            fits the evaluation's weights to datagen's results\n"
                  "       denham serve [--port N] [--host ADDR] [--engine CMD] [--max-sessions N] [--idle-seconds N]\n"
                  "                                            the board in a browser (prints the address to open)\n"
                  "       denham --help                        this text\n");
@@ -55,6 +58,8 @@ int main(int argc, char **argv)
         return serve_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "datagen") == 0)
         return datagen_main(argc - 2, argv + 2, stderr);
+    if (strcmp(argv[1], "tune") == 0)
+        return tune_main(argc - 2, argv + 2, stdout, stderr);
     if (strcmp(argv[1], "suite") == 0)
         return suite_main(argc - 2, argv + 2, stdout);
     if (strcmp(argv[1], "otep") == 0) {

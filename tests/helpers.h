@@ -55,5 +55,6 @@ Suite *suite_describe(void);
 Suite *suite_serve(void);
 Suite *suite_web(void);
 Suite *suite_eval(void);
+Suite *suite_learn(void);
 
 #endif

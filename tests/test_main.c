@@ -165,6 +165,7 @@ int main(void)
     srunner_add_suite(sr, suite_brax_team());
     srunner_add_suite(sr, suite_jinxx());
     srunner_add_suite(sr, suite_eval());
+    srunner_add_suite(sr, suite_learn());
     srunner_add_suite(sr, suite_fuzz());
     srunner_add_suite(sr, suite_record());
     srunner_add_suite(sr, suite_otep());
