@@ -89,9 +89,10 @@ static int placement(const brax_t *b, int pl, eval_trace_t *t)
 {
     const int16_t *value = place_value[b->variant == V_4P][pl];
     int v = 0;
-    for (bb128_t m = b->men[pl]; !bb128_empty(m);) {
+    for (bb128_t m = b->men[pl]; !bb128_empty(m);)
+        v += value[bb128_pop(&m)];
+    for (bb128_t m = t ? b->men[pl] : bb128_zero(); !bb128_empty(m);) {
         int p = bb128_pop(&m);
-        v += value[p];
         eval_trace_coef(t, W_CENTRE, team_of(pl), centre_of(p));
         eval_trace_coef(t, W_ADVANCE, team_of(pl), advance(b, pl, p / 9, p % 9));
     }
