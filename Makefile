@@ -22,7 +22,7 @@ FUZZ_TARGETS := protocol session http fen moves match_args otep openings
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-MATCH_SRC := bench/match.c bench/match_args.c bench/engine_proc.c bench/stats.c bench/textbuf.c
+MATCH_SRC := bench/match.c bench/match_args.c bench/match_merge.c bench/engine_proc.c bench/stats.c bench/textbuf.c
 # The web app (web/), built into the binary as a generated table.
 WEB_FILES := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 

@@ -71,6 +71,7 @@ typedef struct shared {
     pthread_mutex_t lock;
     int next_game;
     int total_games;
+    int shard_games; /* the games of this shard: total_games without shards */
     bool stop;
     /* Per game: +1 engines[0] won, 0 draw, -1 lost, 2 not finished. */
     signed char *score;
@@ -467,7 +468,7 @@ static void print_progress(shared_t *sh, int index, const game_result_t *r)
     else
         snprintf(tail, sizeof tail, "score %.3f, Elo %+.1f [%+.1f, %+.1f]", e.score, e.elo, e.elo_low, e.elo_high);
     fprintf(sh->out, "game %d/%d %s vs %s: %s (%s) | %s: W %d D %d L %d, %s\n", sh->sum.games_played,
-            sh->total_games, p1, p2, res, r->reason, cfg->engines[0].name, sh->sum.wdl.wins, sh->sum.wdl.draws,
+            sh->shard_games, p1, p2, res, r->reason, cfg->engines[0].name, sh->sum.wdl.wins, sh->sum.wdl.draws,
             sh->sum.wdl.losses, tail);
     fflush(sh->out);
 }
@@ -565,12 +566,17 @@ static void book(shared_t *sh, worker_t *w, int index, const game_result_t *r)
             double lo, hi;
             sum->llr = stats_sprt_llr(&sum->penta, &sh->cfg->sprt);
             stats_sprt_bounds(&sh->cfg->sprt, &lo, &hi);
-            if (sum->llr >= hi || sum->llr <= lo) {
+            if (sh->cfg->shard_n <= 1 && (sum->llr >= hi || sum->llr <= lo)) { /* a shard plays on: the merge decides */
                 sum->sprt_decision = sum->llr >= hi ? 1 : -1;
                 sh->stop = true;
             }
         }
     }
+}
+
+bool match_in_shard(const match_cfg_t *cfg, int index)
+{
+    return cfg->shard_n <= 1 || (index / group_size(cfg)) % cfg->shard_n == cfg->shard_k - 1;
 }
 
 static void *worker_main(void *arg)
@@ -579,6 +585,8 @@ static void *worker_main(void *arg)
     shared_t *sh = w->sh;
     for (;;) {
         pthread_mutex_lock(&sh->lock);
+        while (sh->next_game < sh->total_games && !match_in_shard(sh->cfg, sh->next_game))
+            sh->next_game++;
         int index = sh->stop || sh->next_game >= sh->total_games ? -1 : sh->next_game++;
         pthread_mutex_unlock(&sh->lock);
         if (index < 0)
@@ -605,6 +613,8 @@ bool match_run(const match_cfg_t *cfg, FILE *out, match_summary_t *sum)
     sh.out = out;
     int group = group_size(cfg);
     sh.total_games = (cfg->games + group - 1) / group * group;
+    for (int i = 0; i < sh.total_games; i++)
+        sh.shard_games += match_in_shard(cfg, i);
     pthread_mutex_init(&sh.lock, NULL);
     bool ok = false;
     int n_workers = cfg->concurrency > 0 ? cfg->concurrency : 1;
@@ -663,7 +673,10 @@ static void print_pairwise(const match_cfg_t *cfg, const match_summary_t *sum, F
         stats_sprt_bounds(&cfg->sprt, &lo, &hi);
         fprintf(out, "SPRT elo0 %.1f elo1 %.1f alpha %.3f beta %.3f: LLR %.3f, bounds [%.3f, %.3f], %s\n",
                 cfg->sprt.elo0, cfg->sprt.elo1, cfg->sprt.alpha, cfg->sprt.beta, sum->llr, lo, hi,
-                sum->sprt_decision > 0 ? "H1 accepted" : sum->sprt_decision < 0 ? "H0 accepted" : "no decision");
+                cfg->shard_n > 1      ? "no decision in a shard (merge the shards)"
+                : sum->sprt_decision > 0 ? "H1 accepted"
+                : sum->sprt_decision < 0 ? "H0 accepted"
+                                         : "no decision");
     }
 }
 
@@ -687,23 +700,42 @@ static void print_shares(const match_cfg_t *cfg, const match_summary_t *sum, FIL
     }
 }
 
-void match_print_summary(const match_cfg_t *cfg, const match_summary_t *sum, FILE *out)
+static void print_header(const match_cfg_t *cfg, const match_summary_t *sum, FILE *out)
 {
     fprintf(out, "\nMatch");
     for (int e = 0; e < cfg->n_engines; e++)
         fprintf(out, "%s %s", e ? " vs" : "", cfg->engines[e].name);
-    fprintf(out, ", %s, %d games\n", cfg->game->name, sum->games_played);
+    fprintf(out, ", %s, %d games", cfg->game->name, sum->games_played);
+    if (cfg->shard_n > 1)
+        fprintf(out, " (shard %d/%d)", cfg->shard_k, cfg->shard_n);
+    fprintf(out, "\n");
     if (cfg->n_engines == 2)
         print_pairwise(cfg, sum, out);
     if (free_for_all(cfg))
         print_shares(cfg, sum, out);
-    for (int i = 0; i < cfg->n_engines; i++)
-        fprintf(out, "Forfeits by %s: time %d, illegal move %d, crash %d\n", cfg->engines[i].name,
-                sum->time_losses[i], sum->illegal_losses[i], sum->crash_losses[i]);
+}
+
+static void print_endings(const match_summary_t *sum, FILE *out)
+{
     fprintf(out, "Endings:");
     for (int k = 0; k < sum->n_endings; k++)
         fprintf(out, "%s %s %d", k ? "," : "", sum->ending[k], sum->ending_count[k]);
     fprintf(out, "\n");
+}
+
+void match_print_results(const match_cfg_t *cfg, const match_summary_t *sum, FILE *out)
+{
+    print_header(cfg, sum, out);
+    print_endings(sum, out);
+}
+
+void match_print_summary(const match_cfg_t *cfg, const match_summary_t *sum, FILE *out)
+{
+    print_header(cfg, sum, out);
+    for (int i = 0; i < cfg->n_engines; i++)
+        fprintf(out, "Forfeits by %s: time %d, illegal move %d, crash %d\n", cfg->engines[i].name,
+                sum->time_losses[i], sum->illegal_losses[i], sum->crash_losses[i]);
+    print_endings(sum, out);
     if (cfg->game->players > 2)
         fprintf(out, "Passes: %d; games in which a player was out: %d\n", sum->passes, sum->games_with_players_out);
     for (int seat = 0; seat < cfg->game->players; seat++) {

@@ -63,6 +63,10 @@ typedef struct match_cfg {
     bool sprt_on;
     sprt_t sprt;
     bool quiet;                /* no progress lines */
+    /* Shards: this run plays the groups of games whose number, counted
+     * from 0, is shard_k - 1 modulo shard_n (1 and 1: every game), the
+     * same games a whole run would play there; the SPRT stops no shard. */
+    int shard_k, shard_n;
 } match_cfg_t;
 
 #define MATCH_MAX_ENDINGS 16
@@ -95,9 +99,15 @@ typedef struct match_summary {
 bool match_read_openings(FILE *f, const game_t *g, const char *name, char (**openings)[MATCH_OPENING_TEXT],
                          int *n_openings);
 
+/* Is game `index` (from 0) one of cfg's shard? */
+bool match_in_shard(const match_cfg_t *cfg, int index);
+
 /* Plays the match, printing progress to out; false on a setup error
  * (reported on stderr) such as an unreadable openings file. */
 bool match_run(const match_cfg_t *cfg, FILE *out, match_summary_t *sum);
 void match_print_summary(const match_cfg_t *cfg, const match_summary_t *sum, FILE *out);
+/* The part of the summary a merge of shards can know from their games
+ * files (match_merge.c): the header, W/D/L, Elo, pentanomial, SPRT, endings. */
+void match_print_results(const match_cfg_t *cfg, const match_summary_t *sum, FILE *out);
 
 #endif

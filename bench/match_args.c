@@ -37,7 +37,12 @@ static void usage(void)
             "                          through every seat with the same dice; default for two\n"
             "                          engines ABB,BAA (3 seats) or ABBB,BAAA,AABB,ABAB (4), for\n"
             "                          one engine per seat ABC or ABCD\n"
-            "  --quiet                 no progress line per game\n");
+            "  --shard K/N             play only the K-th of N parts of the match (its groups K-1,\n"
+            "                          K-1+N, ...: the games a whole run plays there); needs\n"
+            "                          --games-file; the SPRT stops no shard\n"
+            "  --quiet                 no progress line per game\n"
+            "       denham-match --merge FILE... [--sprt ELO0 ELO1 ALPHA BETA]\n"
+            "                          the shards' games files as one match (two-team games)\n");
 }
 
 /* The engine's own bounds (PROTOCOL.md): a limit it would refuse would
@@ -178,6 +183,22 @@ static bool set_seating(match_cfg_t *cfg, const char *text)
     return true;
 }
 
+/* "K/N" with 1 <= K <= N. */
+static bool parse_shard(const char *s, int *k, int *n)
+{
+    long long a, b;
+    const char *slash = strchr(s, '/');
+    char part[24];
+    if (!slash || (size_t)(slash - s) >= sizeof part)
+        return false;
+    snprintf(part, sizeof part, "%.*s", (int)(slash - s), s);
+    if (!number_parse(part, 1, MAX_GAMES, &a) || !number_parse(slash + 1, 1, MAX_GAMES, &b) || a > b)
+        return false;
+    *k = (int)a;
+    *n = (int)b;
+    return true;
+}
+
 int match_args(int argc, char **argv, match_cfg_t *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -189,6 +210,7 @@ int match_args(int argc, char **argv, match_cfg_t *cfg)
     cfg->seed = 1;
     cfg->time_margin_ms = 50;
     cfg->hang_ms = 10000;
+    cfg->shard_k = cfg->shard_n = 1;
     int n_engines = 0;
     const char *seating = NULL;
     bool has_limit[MATCH_MAX_ENGINES] = {false}, has_each = false;
@@ -264,6 +286,11 @@ int match_args(int argc, char **argv, match_cfg_t *cfg)
             }
             i += 5;
             continue;
+        } else if (strcmp(a, "--shard") == 0 && one) {
+            if (!parse_shard(argv[i + 1], &cfg->shard_k, &cfg->shard_n)) {
+                fprintf(stderr, "denham-match: --shard takes K/N with 1 <= K <= N <= %d\n", MAX_GAMES);
+                return 2;
+            }
         } else if (strcmp(a, "--quiet") == 0) {
             cfg->quiet = true;
             i += 1;
@@ -286,6 +313,10 @@ int match_args(int argc, char **argv, match_cfg_t *cfg)
     }
     if (!set_seating(cfg, seating))
         return 2;
+    if (cfg->shard_n > 1 && !cfg->games_path) {
+        fprintf(stderr, "denham-match: --shard needs --games-file, which --merge reads\n");
+        return 2;
+    }
     for (int e = 0; e < n_engines; e++) {
         if (!has_limit[e] && !has_each) {
             fprintf(stderr, "denham-match: %s has no limit (depth=, nodes=, movetime=, tc= or --each)\n",

@@ -407,6 +407,56 @@ START_TEST(openings_file_is_read_strictly)
 }
 END_TEST
 
+/* N shards merged are the one run, game for game, at fixed depth: run
+ * through bench/cluster/shard.sh with Slurm's array variables set by hand,
+ * one shard per process, then merged (bench/cluster/merge.sh). */
+START_TEST(shards_merged_equal_one_run)
+{
+    const char *args = "--variant brandubh --engine name=deep cmd=./denham depth=3 --engine name=shallow "
+                       "cmd=./denham depth=2 --games 14";
+    char cmd[1024];
+    shell("rm -rf build/shards && mkdir -p build/shards");
+    snprintf(cmd, sizeof cmd, "./denham-match %s --games-file build/shards/one.txt --sprt 0 50 0.05 0.05 --quiet", args);
+    char *one = strdup(shell(cmd));
+    snprintf(cmd, sizeof cmd,
+             "for k in 1 2 3; do SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=3 bench/cluster/shard.sh match "
+             "build/shards/out %s > /dev/null & done; wait",
+             args);
+    shell(cmd);
+    ck_assert_str_eq(shell("ls build/shards/out"), "shard-1.txt\nshard-2.txt\nshard-3.txt\n");
+    /* Shard 2 of 3 holds the pairs 1 and 4: games 3, 4, 9, 10. */
+    ck_assert_str_eq(shell("cut -f1 build/shards/out/shard-2.txt | sort -n | tr '\\n' ' '"), "3 4 9 10 ");
+    char *games_one = strdup(shell("sort -n build/shards/one.txt | md5sum"));
+    ck_assert_str_eq(shell("cat build/shards/out/shard-*.txt | sort -n | md5sum"), games_one);
+    char *merged = strdup(shell("bench/cluster/merge.sh build/shards/out --sprt 0 50 0.05 0.05"));
+    static const char *const keys[] = {"W-D-L (deep): ", "Elo difference: ", "Pentanomial", "SPRT elo0", "LOS: "};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const char *a = strstr(one, keys[i]), *b = strstr(merged, keys[i]);
+        ck_assert_msg(a && b, "no '%s' in %s or %s", keys[i], one, merged);
+        ck_assert_int_eq((int)strcspn(a, "\n"), (int)strcspn(b, "\n"));
+        ck_assert_msg(strncmp(a, b, strcspn(a, "\n")) == 0, "%.80s | %.80s", a, b);
+    }
+    ck_assert(strstr(merged, "Match deep vs shallow, brandubh, 14 games\n"));
+    ck_assert_str_eq(shell("cat build/shards/out/result.txt"), merged);
+    /* A shard twice, a missing file, a free-for-all game: refused. */
+    ck_assert_int_eq(system("./denham-match --merge build/shards/out/shard-1.txt build/shards/out/shard-1.txt "
+                            "2>/dev/null >/dev/null") >> 8, 2);
+    ck_assert(strstr(shell("./denham-match --merge build/shards/out/shard-1.txt build/shards/out/shard-1.txt 2>&1"),
+                     "in the shards twice"));
+    ck_assert_int_eq(system("./denham-match --merge build/shards/none.txt 2>/dev/null") >> 8, 2);
+    shell("./denham-match --variant jinxx-3p --engine cmd=./denham --engine cmd=./denham --each depth=1 --games 6 "
+          "--games-file build/shards/ffa.txt --quiet");
+    ck_assert(strstr(shell("./denham-match --merge build/shards/ffa.txt 2>&1"), "free-for-all"));
+    ck_assert(strstr(shell("./denham-match --variant brax --engine cmd=./denham --engine cmd=./denham --each depth=1 "
+                           "--shard 1/2 2>&1"), "--shard needs --games-file"));
+    ck_assert(strstr(shell("./denham-match --variant brax --engine cmd=./denham --engine cmd=./denham --each depth=1 "
+                           "--shard 3/2 --games-file x 2>&1"), "--shard takes K/N"));
+    free(one);
+    free(games_one);
+    free(merged);
+}
+END_TEST
+
 Suite *suite_match(void)
 {
     Suite *s = suite_create("match");
@@ -428,6 +478,7 @@ Suite *suite_match(void)
     tcase_add_test(runs, dice_and_seatings);
     tcase_add_test(runs, three_engines_one_per_seat);
     tcase_add_test(runs, bad_runner_arguments_are_refused);
+    tcase_add_test(runs, shards_merged_equal_one_run);
     suite_add_tcase(s, runs);
     return s;
 }
