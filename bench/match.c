@@ -162,6 +162,21 @@ bool match_read_openings(FILE *f, const game_t *g, const char *name, char (**ope
     return ok;
 }
 
+/* A book is played in an order drawn from the seed (each line once before
+ * any twice), so that a match of a few hundred games samples all of it;
+ * every shard of a match draws the same order. */
+static void shuffle_openings(shared_t *sh)
+{
+    rng_t rng = {sh->cfg->seed * 0x9E3779B97F4A7C15ull + 0xB00Cu};
+    char tmp[OPENING_TEXT];
+    for (int i = sh->n_openings - 1; i > 0; i--) {
+        int j = (int)rng_below(&rng, (uint32_t)i + 1);
+        memcpy(tmp, sh->openings[i], OPENING_TEXT);
+        memcpy(sh->openings[i], sh->openings[j], OPENING_TEXT);
+        memcpy(sh->openings[j], tmp, OPENING_TEXT);
+    }
+}
+
 static bool load_openings(shared_t *sh)
 {
     const match_cfg_t *cfg = sh->cfg;
@@ -187,6 +202,8 @@ static bool load_openings(shared_t *sh)
     }
     bool ok = match_read_openings(f, cfg->game, cfg->openings_file, &sh->openings, &sh->n_openings);
     fclose(f);
+    if (ok && cfg->openings_shuffled)
+        shuffle_openings(sh);
     return ok;
 }
 

@@ -56,6 +56,7 @@ typedef struct match_cfg {
     int random_plies;     /* openings: this many random legal plies ... */
     unsigned long long seed;
     const char *openings_file; /* ... or one `startpos|fen ... [moves ...]` per line */
+    bool openings_shuffled;    /* a book: the file's lines in an order drawn from the seed */
     long long time_margin_ms;  /* late answers within this are not losses */
     long long hang_ms;         /* an engine silent this long past its limit is killed */
     const char *games_path;    /* one line per game; NULL: none */

@@ -23,7 +23,8 @@ static void usage(void)
             "  --games N               number of games, 1-1000000, rounded up to whole groups (default 100)\n"
             "  --concurrency N         games played at once (default 1)\n"
             "  --openings random:N     N random legal plies from --seed (default random:4)\n"
-            "  --openings file:PATH    one 'startpos|fen <fen> [moves ...]' per line\n"
+            "  --openings file:PATH    one 'startpos|fen <fen> [moves ...]' per line, in order\n"
+            "  --openings book:PATH    the same, in an order drawn from --seed (bench/books/)\n"
             "  --seed N                seed of the random openings (default 1)\n"
             "  --max-plies N           adjudicate a draw after N plies (default 400, 0: never)\n"
             "  --time-margin MS        lateness forgiven on clocks and movetime (default 50)\n"
@@ -262,6 +263,9 @@ int match_args(int argc, char **argv, match_cfg_t *cfg)
             cfg->random_plies = (int)v;
         } else if (strcmp(a, "--openings") == 0 && one && strncmp(argv[i + 1], "file:", 5) == 0) {
             cfg->openings_file = argv[i + 1] + 5;
+        } else if (strcmp(a, "--openings") == 0 && one && strncmp(argv[i + 1], "book:", 5) == 0) {
+            cfg->openings_file = argv[i + 1] + 5;
+            cfg->openings_shuffled = true;
         } else if (strcmp(a, "--seed") == 0 && one && parse_ll(argv[i + 1], 0, &v)) {
             cfg->seed = (unsigned long long)v;
         } else if (strcmp(a, "--max-plies") == 0 && one && parse_ll(argv[i + 1], 0, &v)) {

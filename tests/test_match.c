@@ -208,6 +208,46 @@ START_TEST(openings_from_a_file)
 }
 END_TEST
 
+/* A book (book:FILE) is played in an order drawn from the seed: every line
+ * once before any twice, a pair per line, the same order for a seed. */
+START_TEST(openings_from_a_book)
+{
+    FILE *f = fopen("build/test_book.txt", "w");
+    ck_assert_ptr_nonnull(f);
+    static const char *const lines[] = {"startpos moves d2c2", "startpos moves d2e2", "startpos moves d2f2",
+                                        "startpos moves d2g2", "startpos moves d2b2"};
+    fprintf(f, "# a book\n");
+    for (int i = 0; i < 5; i++)
+        fprintf(f, "%s\n", lines[i]);
+    fclose(f);
+    char first[5][64], again[5][64];
+    for (int run = 0; run < 2; run++) {
+        shell("./denham-match --variant brandubh --engine name=a cmd=./denham --engine name=b cmd=./denham "
+              "--each depth=1 --games 10 --openings book:build/test_book.txt --seed 3 "
+              "--games-file build/test_match_book.txt --quiet 2>&1");
+        static game_line_t games[10];
+        ck_assert_int_eq(read_games("build/test_match_book.txt", "brandubh", games, 10), 10);
+        bool used[5] = {false};
+        for (int pair = 0; pair < 5; pair++) {
+            int k = 0;
+            while (k < 5 && strncmp(games[2 * pair].position, lines[k], strlen(lines[k])) != 0)
+                k++;
+            ck_assert_msg(k < 5 && !used[k], "pair %d: %s", pair, games[2 * pair].position);
+            used[k] = true;
+            ck_assert(strncmp(games[2 * pair + 1].position, lines[k], strlen(lines[k])) == 0);
+            snprintf(run ? again[pair] : first[pair], 64, "%s", lines[k]);
+        }
+    }
+    for (int pair = 0; pair < 5; pair++)
+        ck_assert_str_eq(first[pair], again[pair]);
+    /* Not the file's order (for this seed). */
+    int in_order = 0;
+    for (int pair = 0; pair < 5; pair++)
+        in_order += strcmp(first[pair], lines[pair]) == 0;
+    ck_assert_int_lt(in_order, 5);
+}
+END_TEST
+
 /* Many quick games: every bestmove is followed at once by the next go,
  * which once raced with the engine's own bookkeeping and was refused. */
 START_TEST(fast_games_never_forfeit)
@@ -470,6 +510,7 @@ Suite *suite_match(void)
     tcase_add_test(runs, real_match_bookkeeping);
     tcase_add_test(stats, openings_file_is_read_strictly);
     tcase_add_test(runs, openings_from_a_file);
+    tcase_add_test(runs, openings_from_a_book);
     tcase_add_test(runs, fast_games_never_forfeit);
     tcase_add_test(runs, illegal_move_loses);
     tcase_add_test(runs, crash_loses);
