@@ -249,6 +249,20 @@ static bool restart_allowed(session_t *s)
  * Engines are started here and only here: an engine dies with the thread
  * that started it (PR_SET_PDEATHSIG follows the thread), and this thread
  * lives exactly as long as the session. */
+/* A session closed while its engine was down (before the first start, or
+ * between a crash and the restart) found no engine to stop: the one just
+ * started is stopped here, so that the reader sees its end and returns.
+ * True when it was. */
+static bool stop_if_closed(session_t *s)
+{
+    pthread_mutex_lock(&s->lock);
+    bool closing = s->closing;
+    pthread_mutex_unlock(&s->lock);
+    if (closing || atomic_load(&S.stopping))
+        engine_stop(s);
+    return closing || atomic_load(&S.stopping);
+}
+
 static void *reader_thread(void *arg)
 {
     session_t *s = arg;
@@ -262,6 +276,7 @@ static void *reader_thread(void *arg)
         free(buf);
         return NULL;
     }
+    stop_if_closed(s);
     for (;;) {
         size_t len = 0;
         for (;;) {
@@ -313,6 +328,8 @@ static void *reader_thread(void *arg)
             push_engine_state(s, "down", "the engine could not be started again");
             break;
         }
+        if (stop_if_closed(s))
+            continue; /* its end is read, reaped and ends the loop */
         push_engine_state(s, "restarted", "a new engine is running: send the game again");
     }
     free(buf);
