@@ -23,6 +23,7 @@ typedef struct tune_cfg {
     const game_t *game;
     long long threads, iterations;
     double rate;
+    const char *freeze; /* comma-separated names of weights left as they are */
     char **files;
     int n_files;
 } tune_cfg_t;
@@ -30,7 +31,7 @@ typedef struct tune_cfg {
 static int usage(FILE *err, const char *why)
 {
     fprintf(err, "denham tune: %s\n", why);
-    fprintf(err, "usage: denham tune --variant V [--threads T] [--iterations N] [--rate R] FILE...\n");
+    fprintf(err, "usage: denham tune --variant V [--threads T] [--iterations N] [--rate R] [--freeze NAME,...] FILE...\n");
     return 2;
 }
 
@@ -51,6 +52,8 @@ static int parse_args(int argc, char **argv, tune_cfg_t *c, FILE *err)
             c->threads = x;
         } else if (strcmp(a, "--iterations") == 0 && number_parse(v, 0, 1000000, &x)) {
             c->iterations = x;
+        } else if (strcmp(a, "--freeze") == 0) {
+            c->freeze = v;
         } else if (strcmp(a, "--rate") == 0 && (c->rate = strtod(v, &end), *end == 0 && c->rate > 0 && c->rate <= 1000)) {
         } else {
             return usage(err, "bad option or value");
@@ -62,6 +65,16 @@ static int parse_args(int argc, char **argv, tune_cfg_t *c, FILE *err)
         return usage(err, "this game's evaluation has no weights to tune");
     if (i >= argc)
         return usage(err, "no data file");
+    for (const char *f = c->freeze; f && *f;) {
+        size_t len = strcspn(f, ",");
+        int k = 0;
+        while (k < c->game->weights->count &&
+               (strlen(c->game->weights->w[k].name) != len || strncmp(c->game->weights->w[k].name, f, len) != 0))
+            k++;
+        if (k == c->game->weights->count)
+            return usage(err, "--freeze names a weight the game does not have (eval lists them)");
+        f += len + (f[len] == ',');
+    }
     c->files = argv + i;
     c->n_files = argc - i;
     return -1;
@@ -186,7 +199,14 @@ int tune_main(int argc, char **argv, FILE *out, FILE *err)
         w[j] = ws->w[j].value;
     double k = texel_fit_k(&d, w, (int)c.threads), before = texel_loss(&d, w, k, (int)c.threads);
     fprintf(err, "tune: %zu positions, K %.4f, loss %.6f\n", d.n, k, before);
-    texel_options_t o = {.iterations = (int)c.iterations, .rate = c.rate, .threads = (int)c.threads};
+    bool frozen[EVAL_WEIGHTS_MAX] = {false};
+    for (const char *f = c.freeze; f && *f;) {
+        size_t len = strcspn(f, ",");
+        for (int j = 0; j < ws->count; j++)
+            frozen[j] |= strlen(ws->w[j].name) == len && strncmp(ws->w[j].name, f, len) == 0;
+        f += len + (f[len] == ',');
+    }
+    texel_options_t o = {.iterations = (int)c.iterations, .rate = c.rate, .threads = (int)c.threads, .frozen = frozen};
     texel_tune(&d, w, k, &o);
     long tuned[EVAL_WEIGHTS_MAX];
     for (int j = 0; j < ws->count; j++) {
