@@ -18,6 +18,8 @@
 #include "../engine/learn/texel.h"
 
 #define TUNE_LINE_MAX (GAME_FEN_MAX + 256)
+/* With an anchor: rounds of fitting K, then the weights. */
+#define TUNE_ROUNDS 10
 
 typedef struct tune_cfg {
     const game_t *game;
@@ -161,14 +163,17 @@ static bool read_file(const game_t *g, texel_data_t *d, const char *path, FILE *
     return ok;
 }
 
-static void print_table(FILE *out, const tune_cfg_t *c, size_t n, double k, double before, double after,
+static void print_table(FILE *out, const tune_cfg_t *c, size_t n, double k0, double k, double before, double after,
                         const long *tuned)
 {
     const eval_weights_t *ws = c->game->weights;
     fprintf(out, "/* denham tune: %s, %zu positions from", c->game->name, n);
     for (int i = 0; i < c->n_files; i++)
         fprintf(out, " %s", c->files[i]);
-    fprintf(out, "; K %.4f, loss %.6f -> %.6f. In the order of the game's\n", k, before, after);
+    fprintf(out, "; K %.4f", k0);
+    if (k != k0)
+        fprintf(out, " -> %.4f", k);
+    fprintf(out, ", loss %.6f -> %.6f. In the order of the game's\n", before, after);
     fprintf(out, " * weight table (its W_ names), to replace its values. */\n");
     for (int j = 0; j < ws->count; j++)
         fprintf(out, "    {\"%s\", %ld}, /* was %d */\n", ws->w[j].name, tuned[j], ws->w[j].value);
@@ -197,7 +202,7 @@ int tune_main(int argc, char **argv, FILE *out, FILE *err)
     double w[EVAL_WEIGHTS_MAX];
     for (int j = 0; j < ws->count; j++)
         w[j] = ws->w[j].value;
-    double k = texel_fit_k(&d, w, (int)c.threads), before = texel_loss(&d, w, k, (int)c.threads);
+    double k = texel_fit_k(&d, w, (int)c.threads), k0 = k, before = texel_loss(&d, w, k, (int)c.threads);
     fprintf(err, "tune: %zu positions, K %.4f, loss %.6f\n", d.n, k, before);
     bool frozen[EVAL_WEIGHTS_MAX] = {false};
     for (const char *f = c.freeze; f && *f;) {
@@ -207,15 +212,28 @@ int tune_main(int argc, char **argv, FILE *out, FILE *err)
         f += len + (f[len] == ',');
     }
     texel_options_t o = {.iterations = (int)c.iterations, .rate = c.rate, .threads = (int)c.threads, .frozen = frozen};
-    texel_tune(&d, w, k, &o);
+    /* A frozen weight anchors the scale: K is then fitted again between
+     * rounds, so that the weights need not grow to make up for a K fitted
+     * on weights that predicted poorly. Without an anchor, K stays: K and
+     * the weights' scale cannot both be fitted. */
+    bool anchored = false;
+    for (int j = 0; j < ws->count; j++)
+        anchored |= frozen[j];
+    int rounds = anchored ? TUNE_ROUNDS : 1;
+    o.iterations = (int)(c.iterations / rounds);
+    for (int r = 0; r < rounds; r++) {
+        if (r > 0)
+            k = texel_fit_k(&d, w, (int)c.threads);
+        texel_tune(&d, w, k, &o);
+    }
     long tuned[EVAL_WEIGHTS_MAX];
     for (int j = 0; j < ws->count; j++) {
         tuned[j] = lround(w[j]);
         w[j] = (double)tuned[j];
     }
     double after = texel_loss(&d, w, k, (int)c.threads);
-    fprintf(err, "tune: loss %.6f -> %.6f\n", before, after);
-    print_table(out, &c, d.n, k, before, after, tuned);
+    fprintf(err, "tune: K %.4f -> %.4f, loss %.6f -> %.6f\n", k0, k, before, after);
+    print_table(out, &c, d.n, k0, k, before, after, tuned);
     texel_data_free(&d);
     return 0;
 }

@@ -228,6 +228,28 @@ START_TEST(tune_reads_datagen_files)
     ck_assert_msg(after < before, "%s", out_text);
     free(out_text);
     free(err_text);
+    /* An anchor: it stays, and K is fitted again (the header gives both). */
+    char *anchored[] = {"--variant", "brandubh", "--iterations", "300", "--freeze", "attacker", (char *)path};
+    out = open_memstream(&out_text, &out_len);
+    err = open_memstream(&err_text, &err_len);
+    ck_assert_int_eq(tune_main(7, anchored, out, err), 0);
+    fclose(out);
+    fclose(err);
+    ck_assert_msg(strstr(out_text, "    {\"attacker\", 100}, /* was 100 */\n"), "%s", out_text);
+    double k0, k1;
+    const char *kk = strstr(out_text, "; K ");
+    ck_assert_msg(kk && sscanf(kk, "; K %lf -> %lf", &k0, &k1) == 2 && k0 != k1, "%s", out_text);
+    free(out_text);
+    free(err_text);
+    char *unknown[] = {"--variant", "brandubh", "--freeze", "queen", (char *)path};
+    out = open_memstream(&out_text, &out_len);
+    err = open_memstream(&err_text, &err_len);
+    ck_assert_int_eq(tune_main(5, unknown, out, err), 2);
+    fclose(out);
+    fclose(err);
+    ck_assert(strstr(err_text, "--freeze names a weight"));
+    free(out_text);
+    free(err_text);
     FILE *f = fopen(path, "a");
     fputs("3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a | 2 0 | 0\n", f);
     fclose(f);
