@@ -22,7 +22,7 @@ FUZZ_TARGETS := protocol session http fen moves match_args otep openings
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-MATCH_SRC := bench/match.c bench/match_args.c bench/match_merge.c bench/engine_proc.c bench/stats.c bench/textbuf.c
+MATCH_SRC := bench/match.c bench/match_args.c bench/match_merge.c bench/engine_proc.c bench/stats.c
 # The web app (web/), built into the binary as a generated table.
 WEB_FILES := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 
@@ -108,7 +108,7 @@ build/test_denham_san: $(SAN_OBJ) $(MATCH_SRC:%.c=build/san/%.o) $(BENCH_LIB:%.c
 build/test_denham_tsan: $(TSAN_OBJ) $(MATCH_SRC:%.c=build/tsan/%.o) $(BENCH_LIB:%.c=build/tsan/%.o) $(TEST_SRC:%.c=build/tsan/%.o)
 	$(CC) $(TSANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS) -lm
 
-build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=$(REL)/%.o) $(REL)/bench/textbuf.o $(REL)/bench/brax_endings.o \
+build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=$(REL)/%.o) $(REL)/bench/brax_endings.o \
                     $(REL)/bench/web_bench.o $(REL)/bench/bench_main.o
 	$(CC) $(RELFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -7,7 +7,7 @@
 
 #include "../engine/core/record.h"
 #include "../engine/core/rng.h"
-#include "textbuf.h"
+#include "../engine/core/textbuf.h"
 
 /* A quiet move to a position seen least often so far (and at most once),
  * after which the game goes on; MOVE_NONE if there is none. */

@@ -11,7 +11,7 @@
 #include "../engine/core/rng.h"
 #include "../engine/core/timeman.h"
 #include "engine_proc.h"
-#include "textbuf.h"
+#include "../engine/core/textbuf.h"
 
 #define HANDSHAKE_MS 10000
 #define OPENING_TEXT MATCH_OPENING_TEXT

@@ -20,6 +20,7 @@
 #include "../engine/core/number.h"
 #include "../engine/core/record.h"
 #include "../engine/core/rng.h"
+#include "../engine/core/textbuf.h"
 #include "../engine/games/variants.h"
 #include "../engine/search/search.h"
 
@@ -36,8 +37,7 @@ typedef struct datagen_cfg {
 
 /* One game's lines, kept until the games before it are written. */
 typedef struct game_text {
-    char *text;
-    size_t len, cap;
+    textbuf_t text;
     int positions;
     bool done;
 } game_text_t;
@@ -168,25 +168,6 @@ static bool read_book(datagen_t *d)
     return ok;
 }
 
-/* Appends to a game's text; false when memory is short. */
-static bool text_add(game_text_t *t, const char *s)
-{
-    size_t n = strlen(s);
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 4096;
-        while (cap < t->len + n + 1)
-            cap *= 2;
-        char *grown = realloc(t->text, cap);
-        if (!grown)
-            return false;
-        t->text = grown;
-        t->cap = cap;
-    }
-    memcpy(t->text + t->len, s, n + 1);
-    t->len += n;
-    return true;
-}
-
 /* The result for each team (free-for-all games: each player): 1, 0.5 or 0. */
 static void result_text(const game_t *g, outcome_t o, char *buf, size_t len)
 {
@@ -311,7 +292,7 @@ static bool play_game(datagen_t *d, searcher_t *s, long long index, game_text_t 
         result_text(g, o, result, sizeof result);
         for (int i = 0; i < k.n && ok; i++) {
             snprintf(line, sizeof line, "%s | %s | %d\n", k.fen[i], result, k.score[i]);
-            ok = text_add(t, line);
+            ok = textbuf_add(&t->text, line);
         }
         t->positions = k.n;
     }
@@ -326,11 +307,10 @@ static void flush_ready(datagen_t *d)
 {
     while (d->written < d->n_games && d->texts[d->written].done) {
         game_text_t *t = &d->texts[d->written];
-        if (t->len && fwrite(t->text, 1, t->len, d->out) != t->len)
+        if (t->text.len && fwrite(t->text.s, 1, t->text.len, d->out) != t->text.len)
             d->failed = true;
         d->positions += t->positions;
-        free(t->text);
-        t->text = NULL;
+        textbuf_free(&t->text);
         d->written++;
     }
     int64_t now = timeman_now_ms();
@@ -439,7 +419,7 @@ int datagen_main(int argc, char **argv, FILE *err)
     }
     if (d->texts)
         for (long long k = 0; k < d->n_games; k++)
-            free(d->texts[k].text);
+            textbuf_free(&d->texts[k].text);
     free(d->texts);
     free(d->indices);
     free(d->book);

@@ -1,6 +1,7 @@
 /*
  * textbuf.h: text that grows a piece at a time (a game's move list, which
- * no rule bounds). A zero-initialised textbuf_t is empty.
+ * no rule bounds, a datagen game's lines). A zero-initialised textbuf_t is
+ * empty. Core: includes nothing above engine/core/ and names no game.
  */
 #ifndef DENHAM_TEXTBUF_H
 #define DENHAM_TEXTBUF_H
