@@ -105,7 +105,7 @@ START_TEST(datagen_is_deterministic_across_threads_and_shards)
     free(two);
     char shard[64];
     for (int k = 1; k <= 3; k++) {
-        char which[8];
+        char which[16];
         snprintf(which, sizeof which, "%d/3", k);
         snprintf(shard, sizeof shard, "/tmp/denham-test-dg-s%d.txt", k);
         ck_assert_int_eq(datagen(shard, "--variant", "jinxx-3p", "--games", "8", "--depth", "3", "--seed", "5",
