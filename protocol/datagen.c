@@ -224,10 +224,12 @@ static bool keep(kept_t *k, const char *fen, int score)
 {
     if (k->n == k->cap) {
         int cap = k->cap ? 2 * k->cap : 64;
-        void *f = realloc(k->fen, (size_t)cap * sizeof *k->fen), *sc = f ? realloc(k->score, (size_t)cap * sizeof *k->score) : NULL;
-        if (f)
-            k->fen = f;
-        if (!f || !sc)
+        void *f = realloc(k->fen, (size_t)cap * sizeof *k->fen);
+        if (!f)
+            return false;
+        k->fen = f;
+        void *sc = realloc(k->score, (size_t)cap * sizeof *k->score);
+        if (!sc)
             return false;
         k->score = sc;
         k->cap = cap;

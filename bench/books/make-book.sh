@@ -43,7 +43,8 @@ for f in "$work"/part-??; do
 done > "$work/scores.txt"
 {
     echo "# $variant: positions a few random plies from the start whose depth-$depth score for the side"
-    echo "# to move is within [$min, $max] centipawns either way (bench/books/make-book.sh $variant $count $min $max $depth)"
+    echo "# to move is within [$min, $max] centipawns either way:"
+    echo "#   CANDIDATES=$candidates bench/books/make-book.sh $variant $count $min $max $depth ${plies[*]}"
     awk -v min="$min" -v max="$max" -v count="$count" '
         NR == FNR { fen[FNR] = $0; next }
         $2 == "bestmove" && $4 == "score" && $5 == "cp" {
