@@ -144,7 +144,8 @@ static double loss_and_gradient(const texel_data_t *d, const double *w, double k
     size_t per = (d->n + (size_t)threads - 1) / (size_t)threads;
     for (int t = 0; t < threads; t++) {
         size_t from = per * (size_t)t, to = from + per < d->n ? from + per : d->n;
-        parts[t] = (part_t){.d = d, .w = w, .k = k, .from = from < d->n ? from : d->n, .to = to, .gradient = grad != NULL};
+        parts[t] = (part_t){.d = d, .w = w, .k = k, .from = from < d->n ? from : d->n, .to = to};
+        parts[t].gradient = grad != NULL;
         started[t] = t > 0 && pthread_create(&ids[t], NULL, run_part, &parts[t]) == 0;
         if (t > 0 && !started[t])
             run_part(&parts[t]);
