@@ -23,6 +23,8 @@ plies=("$@")
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 candidates="${CANDIDATES:-$((count * 8))}" # per batch: in Brax about one in twenty is kept
+# DENHAM is read while this runs for minutes: rebuilding it meanwhile spoils
+# the book (point DENHAM at a copy).
 for p in "${plies[@]}"; do
     "$DENHAM" datagen --variant "$variant" --games "$candidates" --depth 1 --max-plies 1 \
         --random-plies "$p" --seed "$p" --threads "$THREADS" --out "$work/cand-$p.txt" 2>/dev/null
@@ -31,10 +33,14 @@ done
 cat "$work"/cand-*.txt | grep -v '^#' | sed 's/ |.*//' | awk '!seen[$0]++' | sed 's/^/fen /' > "$work/fens.txt"
 # THREADS processes, each analysing its part; numbered back into one list.
 split -n "l/$THREADS" -d "$work/fens.txt" "$work/part-"
+pids=()
 for f in "$work"/part-*; do
     "$DENHAM" analyse --variant "$variant" --depth "$depth" "$f" > "$f.scores" &
+    pids+=($!)
 done
-wait
+for p in "${pids[@]}"; do
+    wait "$p" || { echo "make-book.sh: denham analyse failed" >&2; exit 1; }
+done
 # Each part numbers its positions from 1: renumber them as in fens.txt.
 off=0
 for f in "$work"/part-??; do
