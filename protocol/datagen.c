@@ -245,7 +245,8 @@ static outcome_t self_play(datagen_t *d, searcher_t *s, record_t *r, rng_t *rng,
 {
     const game_t *g = d->cfg.game;
     static _Thread_local uint64_t history[SEARCH_HISTORY_MAX];
-    for (int ply = 0; ply < d->cfg.max_plies && *ok; ply++) {
+    /* A roll of the die is no ply (docs/rules/README.md). */
+    for (int ply = 0; ply < d->cfg.max_plies && *ok;) {
         move_t moves[MAX_MOVES];
         if (record_legal_moves(r, moves) == 0)
             break;
@@ -253,6 +254,7 @@ static outcome_t self_play(datagen_t *d, searcher_t *s, record_t *r, rng_t *rng,
             *ok = record_play(r, game_roll(g, &r->pos, rng));
             continue;
         }
+        ply++;
         search_request_t req = {.game = g, .root = r->pos, .history = history,
                                 .multiplayer = SEARCH_MULTIPLAYER_DEFAULT,
                                 .chance_pruning = SEARCH_CHANCE_DEFAULT};

@@ -30,7 +30,8 @@ for p in "${plies[@]}"; do
         --random-plies "$p" --seed "$p" --threads "$THREADS" --out "$work/cand-$p.txt" 2>/dev/null
 done
 # One candidate per line, as analyse and the runner read positions.
-cat "$work"/cand-*.txt | grep -v '^#' | sed 's/ |.*//' | awk '!seen[$0]++' | sed 's/^/fen /' > "$work/fens.txt"
+cat "$work"/cand-*.txt | { grep -v '^#' || true; } | sed 's/ |.*//' | awk '!seen[$0]++' | sed 's/^/fen /' > "$work/fens.txt"
+[ -s "$work/fens.txt" ] || { echo "make-book.sh: no candidate positions" >&2; exit 1; }
 # THREADS processes, each analysing its part; numbered back into one list.
 split -n "l/$THREADS" -d "$work/fens.txt" "$work/part-"
 pids=()
