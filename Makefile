@@ -136,10 +136,11 @@ sanitize: build/test_denham_san denham denham-match
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/test_denham_san
 
 # ThreadSanitizer over the suites that run threads: the search (helper
-# threads, stop) and the protocol (the search thread beside the command
-# loop). Any report fails the run.
+# threads, stop), the protocol (the search thread beside the command
+# loop), OTEP, and learning (datagen's games and the tuner's parts on
+# threads). Any report fails the run.
 tsan: build/test_denham_tsan denham denham-match
-	for s in search protocol otep; do \
+	for s in search protocol otep learn; do \
 		CK_RUN_SUITE=$$s TSAN_OPTIONS="halt_on_error=1 exitcode=66" ./build/test_denham_tsan || exit 1; \
 	done
 
