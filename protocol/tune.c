@@ -25,7 +25,8 @@ typedef struct tune_cfg {
     const game_t *game;
     long long threads, iterations;
     double rate;
-    const char *freeze; /* comma-separated names of weights left as they are */
+    bool frozen[EVAL_WEIGHTS_MAX]; /* --freeze: the weights left as they are */
+    bool anchored;                 /* any of them */
     char **files;
     int n_files;
 } tune_cfg_t;
@@ -33,13 +34,15 @@ typedef struct tune_cfg {
 static int usage(FILE *err, const char *why)
 {
     fprintf(err, "denham tune: %s\n", why);
-    fprintf(err, "usage: denham tune --variant V [--threads T] [--iterations N] [--rate R] [--freeze NAME,...] FILE...\n");
+    fprintf(err, "usage: denham tune --variant V [--threads T] [--iterations N] [--rate R] [--freeze NAME,...]\n"
+                 "                   FILE...\n");
     return 2;
 }
 
 static int parse_args(int argc, char **argv, tune_cfg_t *c, FILE *err)
 {
     *c = (tune_cfg_t){.threads = 1, .iterations = 2000, .rate = 1.0};
+    const char *freeze = NULL; /* read once the variant is known */
     int i = 0;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -55,8 +58,9 @@ static int parse_args(int argc, char **argv, tune_cfg_t *c, FILE *err)
         } else if (strcmp(a, "--iterations") == 0 && number_parse(v, 0, 1000000, &x)) {
             c->iterations = x;
         } else if (strcmp(a, "--freeze") == 0) {
-            c->freeze = v;
-        } else if (strcmp(a, "--rate") == 0 && (c->rate = strtod(v, &end), *end == 0 && c->rate > 0 && c->rate <= 1000)) {
+            freeze = v;
+        } else if (strcmp(a, "--rate") == 0 && (c->rate = strtod(v, &end), *end == 0) && c->rate > 0 &&
+                   c->rate <= 1000) {
         } else {
             return usage(err, "bad option or value");
         }
@@ -67,7 +71,7 @@ static int parse_args(int argc, char **argv, tune_cfg_t *c, FILE *err)
         return usage(err, "this game's evaluation has no weights to tune");
     if (i >= argc)
         return usage(err, "no data file");
-    for (const char *f = c->freeze; f && *f;) {
+    for (const char *f = freeze; f && *f;) {
         size_t len = strcspn(f, ",");
         int k = 0;
         while (k < c->game->weights->count &&
@@ -75,6 +79,7 @@ static int parse_args(int argc, char **argv, tune_cfg_t *c, FILE *err)
             k++;
         if (k == c->game->weights->count)
             return usage(err, "--freeze names a weight the game does not have (eval lists them)");
+        c->frozen[k] = c->anchored = true;
         f += len + (f[len] == ',');
     }
     c->files = argv + i;
@@ -204,22 +209,12 @@ int tune_main(int argc, char **argv, FILE *out, FILE *err)
         w[j] = ws->w[j].value;
     double k = texel_fit_k(&d, w, (int)c.threads), k0 = k, before = texel_loss(&d, w, k, (int)c.threads);
     fprintf(err, "tune: %zu positions, K %.4f, loss %.6f\n", d.n, k, before);
-    bool frozen[EVAL_WEIGHTS_MAX] = {false};
-    for (const char *f = c.freeze; f && *f;) {
-        size_t len = strcspn(f, ",");
-        for (int j = 0; j < ws->count; j++)
-            frozen[j] |= strlen(ws->w[j].name) == len && strncmp(ws->w[j].name, f, len) == 0;
-        f += len + (f[len] == ',');
-    }
-    texel_options_t o = {.iterations = (int)c.iterations, .rate = c.rate, .threads = (int)c.threads, .frozen = frozen};
+    texel_options_t o = {.rate = c.rate, .threads = (int)c.threads, .frozen = c.frozen};
     /* A frozen weight anchors the scale: K is then fitted again between
      * rounds, so that the weights need not grow to make up for a K fitted
      * on weights that predicted poorly. Without an anchor, K stays: K and
      * the weights' scale cannot both be fitted. */
-    bool anchored = false;
-    for (int j = 0; j < ws->count; j++)
-        anchored |= frozen[j];
-    int rounds = anchored ? TUNE_ROUNDS : 1;
+    int rounds = c.anchored ? TUNE_ROUNDS : 1;
     o.iterations = (int)(c.iterations / rounds);
     for (int r = 0; r < rounds; r++) {
         if (r > 0)
