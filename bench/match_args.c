@@ -184,22 +184,6 @@ static bool set_seating(match_cfg_t *cfg, const char *text)
     return true;
 }
 
-/* "K/N" with 1 <= K <= N. */
-static bool parse_shard(const char *s, int *k, int *n)
-{
-    long long a, b;
-    const char *slash = strchr(s, '/');
-    char part[24];
-    if (!slash || (size_t)(slash - s) >= sizeof part)
-        return false;
-    snprintf(part, sizeof part, "%.*s", (int)(slash - s), s);
-    if (!number_parse(part, 1, MAX_GAMES, &a) || !number_parse(slash + 1, 1, MAX_GAMES, &b) || a > b)
-        return false;
-    *k = (int)a;
-    *n = (int)b;
-    return true;
-}
-
 int match_args(int argc, char **argv, match_cfg_t *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -291,10 +275,13 @@ int match_args(int argc, char **argv, match_cfg_t *cfg)
             i += 5;
             continue;
         } else if (strcmp(a, "--shard") == 0 && one) {
-            if (!parse_shard(argv[i + 1], &cfg->shard_k, &cfg->shard_n)) {
+            long long k, n;
+            if (!number_parse_shard(argv[i + 1], MAX_GAMES, &k, &n)) {
                 fprintf(stderr, "denham-match: --shard takes K/N with 1 <= K <= N <= %d\n", MAX_GAMES);
                 return 2;
             }
+            cfg->shard_k = (int)k;
+            cfg->shard_n = (int)n;
         } else if (strcmp(a, "--quiet") == 0) {
             cfg->quiet = true;
             i += 1;

@@ -66,18 +66,6 @@ static int usage(FILE *err, const char *why)
     return 2;
 }
 
-/* "K/N" with 1 <= K <= N. */
-static bool parse_shard(const char *s, long long *k, long long *n)
-{
-    const char *slash = strchr(s, '/');
-    char part[32];
-    if (!slash || (size_t)(slash - s) >= sizeof part)
-        return false;
-    memcpy(part, s, (size_t)(slash - s));
-    part[slash - s] = 0;
-    return number_parse(part, 1, 1 << 20, k) && number_parse(slash + 1, 1, 1 << 20, n) && *k <= *n;
-}
-
 static int parse_args(int argc, char **argv, datagen_cfg_t *c, FILE *err)
 {
     *c = (datagen_cfg_t){.threads = 1, .seed = 1, .random_plies = 8, .max_plies = 400, .shard_k = 1, .shard_n = 1};
@@ -105,7 +93,7 @@ static int parse_args(int argc, char **argv, datagen_cfg_t *c, FILE *err)
         } else if (strcmp(a, "--max-plies") == 0 && number_parse(v, 1, 100000, &x)) {
             c->max_plies = x;
         } else if (strcmp(a, "--shard") == 0) {
-            if (!parse_shard(v, &c->shard_k, &c->shard_n))
+            if (!number_parse_shard(v, 1 << 20, &c->shard_k, &c->shard_n))
                 return usage(err, "--shard takes K/N with 1 <= K <= N");
         } else if (strcmp(a, "--out") == 0) {
             c->out_path = v;

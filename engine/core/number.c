@@ -43,3 +43,13 @@ bool number_parse(const char *s, long long lo, long long hi, long long *out)
     *out = v;
     return true;
 }
+
+bool number_parse_shard(const char *s, long long max, long long *k, long long *n)
+{
+    long long a, b;
+    if (!number_read(&s, 1, max, &a) || *s++ != '/' || !number_parse(s, 1, max, &b) || a > b)
+        return false;
+    *k = a;
+    *n = b;
+    return true;
+}

@@ -20,4 +20,8 @@ bool number_read(const char **s, long long lo, long long hi, long long *out);
 /* True when the whole of s is one such number within [lo, hi]. */
 bool number_parse(const char *s, long long lo, long long hi, long long *out);
 
+/* A shard, "K/N" with 1 <= K <= N <= max (denham-match and datagen's
+ * --shard): true with *k and *n set, else false with them unchanged. */
+bool number_parse_shard(const char *s, long long max, long long *k, long long *n);
+
 #endif
