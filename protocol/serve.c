@@ -142,10 +142,40 @@ static bool engine_spawn(session_t *s)
     }
     close(in[0]);
     close(out[1]);
+    pthread_mutex_lock(&s->lock);
     s->pid = pid;
+    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_lock(&s->write_lock);
     s->to_fd = in[1];
+    pthread_mutex_unlock(&s->write_lock);
     s->from_fd = out[0];
     return true;
+}
+
+/* Kills the engine, if one runs. Under the session's lock, as the reader
+ * clears the pid before it reaps: the pid of a reaped engine may already
+ * name another process. */
+static void engine_kill(session_t *s)
+{
+    pthread_mutex_lock(&s->lock);
+    if (s->pid > 0)
+        kill(s->pid, SIGKILL);
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* Waits for the engine's end, forgets its pid, then reaps it: its status
+ * into *status. Only the reader thread writes the pid. */
+static void engine_reap(session_t *s, int *status)
+{
+    siginfo_t info;
+    while (waitid(P_PID, (id_t)s->pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+        ;
+    pthread_mutex_lock(&s->lock);
+    pid_t pid = s->pid;
+    s->pid = 0;
+    pthread_mutex_unlock(&s->lock);
+    while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+        ;
 }
 
 /* Closes the engine's input, once, under the lock commands write with. */
@@ -163,8 +193,7 @@ static void close_input(session_t *s)
 static void engine_stop(session_t *s)
 {
     close_input(s);
-    if (s->pid > 0)
-        kill(s->pid, SIGKILL);
+    engine_kill(s);
 }
 
 /* ---- a session's lines ---- */
@@ -306,9 +335,7 @@ static void *reader_thread(void *arg)
         close(s->from_fd);
         s->from_fd = -1;
         int status = 0;
-        while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
-            ;
-        s->pid = 0;
+        engine_reap(s, &status);
         close_input(s);
         pthread_mutex_lock(&s->lock);
         bool closing = s->closing, asked = s->restart_asked;
@@ -711,8 +738,7 @@ static void serve_api(int fd, const http_request_t *req, const char *body, size_
         s->restart_asked = true;
         s->last_active_ms = timeman_now_ms();
         pthread_mutex_unlock(&s->lock);
-        if (s->pid > 0)
-            kill(s->pid, SIGKILL);
+        engine_kill(s);
         respond_json(fd, 202, "{\"ok\":true}");
     } else if ((strcmp(action, "close") == 0 && post) || (action[0] == 0 && del)) {
         session_close(s, "closed by the page");
