@@ -58,15 +58,16 @@ static bool ref_king_sees_corner(const ref_bdb_t *ref)
     return false;
 }
 
-/* The noisy moves must be exactly the captures and the king's moves home;
- * but the attackers facing an open path from the king to a corner get
- * every answer: the moves after which the king is taken or sees none. */
+/* The noisy moves must be exactly the captures, the king's moves home and
+ * the king's quiet moves after which it sees a corner (forcing, and only
+ * those); but the attackers facing an open path from the king to a corner
+ * get every answer: the moves after which the king is taken or sees none. */
 static void check_noisy(const game_t *g, const position_t *pos, const ref_bdb_t *ref)
 {
     move_t noisy[MAX_MOVES];
     int n = g->gen_noisy(pos, noisy);
     ref_move_t all[MAX_MOVES];
-    int m = ref_bdb_moves(ref, all), want = 0;
+    int m = ref_bdb_moves(ref, all), want = 0, want_forcing = 0;
     bool respond = ref->stm == 'a' && ref_king_sees_corner(ref);
     ck_assert_int_eq(g->must_respond(pos), respond);
     for (int i = 0; i < m; i++) {
@@ -78,11 +79,23 @@ static void check_noisy(const game_t *g, const position_t *pos, const ref_bdb_t 
         }
         char piece = ref->sq[all[i].from_r][all[i].from_f];
         bool home = piece == 'k' && (all[i].to_r == 0 || all[i].to_r == 6) && (all[i].to_f == 0 || all[i].to_f == 6);
-        want += all[i].captures || home;
+        bool threat = false;
+        if (piece == 'k' && !home && !all[i].captures) {
+            ref_bdb_t after = *ref;
+            ref_bdb_play(&after, &all[i]);
+            threat = ref_king_sees_corner(&after);
+        }
+        want += all[i].captures || home || threat;
+        want_forcing += threat;
     }
     ck_assert_int_eq(n, want);
-    for (int i = 0; i < n && !respond; i++)
+    int forcing = 0;
+    for (int i = 0; i < n && !respond; i++) {
         ck_assert(noisy[i] & MOVE_NOISY);
+        forcing += (noisy[i] & MOVE_FORCING) != 0;
+    }
+    if (!respond)
+        ck_assert_int_eq(forcing, want_forcing);
 }
 
 /* gives_threat must say, for every move, what must_respond would say after

@@ -691,13 +691,13 @@ static void note_info(void *ctx, const position_t *root, const search_info_t *in
 
 /* Progress reports (UCI's currmove and lowerbound/upperbound lines) come
  * only when asked for and only after the time asked: every root move as it
- * is started, and an aspiration window that fails. In this position depth
- * 3 says +93 and depth 4 finds the mate in 3: its window fails high. */
+ * is started, and an aspiration window that fails: in this position
+ * depths 6 and 7 fail high and low on the way. */
 START_TEST(progress_reports_root_moves_and_failed_windows)
 {
     progress_t p = {.g = &brandubh_v1};
-    search_request_t req = request(&brandubh_v1, "1a2a2/3a2a/2dd3/a2k3/d2a3/3a3/1a2d2 d");
-    req.limits.depth = 5;
+    search_request_t req = request(&brandubh_v1, "3a3/3a3/3d3/aad1d1a/3dk2/3a3/3a3 a");
+    req.limits.depth = 7;
     req.report = note_info;
     req.report_root_move = note_root_move;
     req.report_ctx = &p;

@@ -19,7 +19,8 @@
  *   MOVE_CAPTURE       the move removes enemy material (perft statistics);
  *   MOVE_FORCING       the move threatens to win at once, so the reply is
  *                      forced: quiescence follows such moves at any depth
- *                      (Bolix fours), where other quiet noisy moves are
+ *                      (Bolix fours, a Brandubh king that comes to see a
+ *                      corner), where other quiet noisy moves are
  *                      tried only at its first ply.
  * Zero is never a legal move.
  */

@@ -168,16 +168,27 @@ static bb64_t capturing_squares(const bdb_t *b)
     return capturing;
 }
 
-/* The moves of the piece on `from`, flagged. */
+/* The empty squares that see a corner along a clear line. */
+static bb64_t corner_lines(bb64_t occ)
+{
+    return reach(0, occ) | reach(6, occ) | reach(42, occ) | reach(48, occ);
+}
+
+/* The moves of the piece on `from`, flagged. A king's move to a square
+ * that sees a corner threatens to win at once: forcing, as a chess check,
+ * so that quiescence follows the answers and sees a king that reaches two
+ * corners at once (issue 33's brandubh-v2 games). */
 static int gen_piece(const bdb_t *b, int from, bb64_t occ, bb64_t capturing, gen_part_t part, move_t *moves)
 {
     int n = 0;
     bb64_t t = targets(b, from, occ);
-    bb64_t wins = (b->king & bb_bit(from)) ? t & CORNERS : 0;
+    bool king = b->king & bb_bit(from);
+    bb64_t wins = king ? t & CORNERS : 0;
+    bb64_t threats = king ? t & ~(CORNERS | capturing) & corner_lines(occ & ~b->king) : 0;
     if (part == GEN_NOISY)
-        t &= capturing | wins;
+        t &= capturing | wins | threats;
     else if (part == GEN_QUIET)
-        t &= ~(capturing | wins);
+        t &= ~(capturing | wins | threats);
     while (t) {
         int to = bb_pop(&t);
         move_t m = encode(from, to);
@@ -185,6 +196,8 @@ static int gen_piece(const bdb_t *b, int from, bb64_t occ, bb64_t capturing, gen
             m |= MOVE_CAPTURE | MOVE_IRREVERSIBLE | MOVE_NOISY;
         if (wins & bb_bit(to))
             m |= MOVE_NOISY;
+        if (threats & bb_bit(to))
+            m |= MOVE_NOISY | MOVE_FORCING;
         moves[n++] = m;
     }
     return n;
@@ -330,10 +343,25 @@ void bdb_unmake(position_t *pos, move_t m, const undo_t *u)
     b->stm ^= 1;
 }
 
-/* Tafl has almost no positions where having to move hurts. */
+/* The king reaches, in one move, a corner or a square that sees one. */
+static bool king_near_home(const bdb_t *b)
+{
+    if (!b->king)
+        return false;
+    bb64_t occ = occupied(b);
+    return targets(b, bb_lsb(b->king), occ) & (CORNERS | corner_lines(occ & ~b->king));
+}
+
+/* Tafl has almost no positions where having to move hurts. But a pass
+ * tests nothing while the king is two moves from a corner: the defenders'
+ * quiet king moves then build threats (two corners at once) deeper than
+ * the pass's reduced search sees, and the attackers' pass would cut off
+ * the line that answers them (the brandubh-v2 games of issue 33). */
 bool bdb_pass_turn(position_t *pos)
 {
     bdb_t *b = P(pos);
+    if (b->stm == SIDE_ATT && king_near_home(b))
+        return false;
     b->stm ^= 1;
     b->hash ^= brandubh_zobrist_side;
     return true;
