@@ -250,17 +250,18 @@ bool cdp_navigate(cdp_t *c, const char *url)
     return call_ok(c, true, "Page.navigate", params) && cdp_wait(c, "document.readyState === 'complete'", 20000);
 }
 
+bool cdp_mouse(cdp_t *c, const char *type, double x, double y)
+{
+    char params[256];
+    snprintf(params, sizeof params, "{\"type\":\"%s\",\"x\":%.1f,\"y\":%.1f,\"button\":\"left\",\"clickCount\":%d}",
+             type, x, y, strcmp(type, "mouseMoved") != 0);
+    return call_ok(c, true, "Input.dispatchMouseEvent", params);
+}
+
 bool cdp_click(cdp_t *c, double x, double y)
 {
-    static const char *const kinds[] = {"mouseMoved", "mousePressed", "mouseReleased"};
-    for (int i = 0; i < 3; i++) {
-        char params[256];
-        snprintf(params, sizeof params, "{\"type\":\"%s\",\"x\":%.1f,\"y\":%.1f,\"button\":\"left\",\"clickCount\":%d}",
-                 kinds[i], x, y, i ? 1 : 0);
-        if (!call_ok(c, true, "Input.dispatchMouseEvent", params))
-            return false;
-    }
-    return true;
+    return cdp_mouse(c, "mouseMoved", x, y) && cdp_mouse(c, "mousePressed", x, y) &&
+           cdp_mouse(c, "mouseReleased", x, y);
 }
 
 bool cdp_centre(cdp_t *c, const char *selector, double *x, double *y)

@@ -41,6 +41,9 @@ char *cdp_eval(cdp_t *c, const char *expression, int timeout_ms);
 bool cdp_wait(cdp_t *c, const char *expression, int timeout_ms);
 /* A real left click at the page's point (CSS pixels). */
 bool cdp_click(cdp_t *c, double x, double y);
+/* One mouse event of the left button at (x, y): mouseMoved, mousePressed
+ * or mouseReleased. */
+bool cdp_mouse(cdp_t *c, const char *type, double x, double y);
 /* The centre of the first element matching a CSS selector; false if none. */
 bool cdp_centre(cdp_t *c, const char *selector, double *x, double *y);
 /* Writes a PNG of the page to path. */

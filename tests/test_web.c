@@ -363,6 +363,18 @@ START_TEST(analysis_lines_best_move_and_plot)
     ck_assert_ptr_nonnull(nodes);
     sscanf(nodes + 6, "%15s", move);
     ck_assert_msg(g->parse_move(&r->pos, move) != MOVE_NONE, "analysis line '%s'", first);
+    /* A press, the board drawn anew (as each line of the analysis may do),
+     * then the release: the press counts. */
+    char cell[16], sel[64];
+    snprintf(cell, sizeof cell, "%s", page_string("denham.legal[0].clicks[0]"));
+    snprintf(sel, sizeof sel, "[data-cell=\"%s\"]", cell);
+    double x, y;
+    ck_assert(cdp_centre(&browser, sel, &x, &y));
+    ck_assert(cdp_mouse(&browser, "mouseMoved", x, y) && cdp_mouse(&browser, "mousePressed", x, y));
+    free(cdp_eval(&browser, "(denham.board.render(), true)", 10000));
+    ck_assert(cdp_mouse(&browser, "mouseReleased", x, y));
+    ck_assert_str_eq(page_string("String(denham.board.selection)"), cell);
+    free(cdp_eval(&browser, "(denham.board.clearSelection(), true)", 10000));
     rng_t rng = {9};
     person_moves(g, &rng);
     ck_assert(cdp_wait(&browser, "denham.searching && denham.searching.kind === 'analysis'", WAIT_MS));

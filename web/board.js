@@ -61,7 +61,11 @@ export class Board {
   }
 
   setFlipped(f) { this.flipped = f; this.render(); }
-  setBestLine(clicks) { this.bestLine = clicks; this.render(); }
+  setBestLine(clicks) {
+    if (String(clicks) === String(this.bestLine)) return; // the same arrow: no redraw
+    this.bestLine = clicks;
+    this.render();
+  }
   setLastMove(entry) { this.lastMove = entry; }
 
   // Drawing coordinates of a cell, turned round when flipped.
@@ -116,7 +120,9 @@ export class Board {
       el('circle', { cx: x, cy: y, r: 0.09, class: 'cell-point', 'pointer-events': 'none' }, g);
       shape = el('circle', { ...attrs, class: 'cell cell-hit', cx: x, cy: y, r: 0.45, fill: 'transparent' }, g);
     }
-    shape.addEventListener('click', () => this.click(c.id));
+    // On the press, not on a click: a click needs press and release on one
+    // element, and the board is drawn anew whenever the analysis sends a line.
+    shape.addEventListener('pointerdown', (e) => { if (e.button === 0) this.click(c.id); });
     if (isLast) el('circle', { cx: x, cy: y, r: this.cellSize() * 0.95, class: 'last' }, g);
   }
 
