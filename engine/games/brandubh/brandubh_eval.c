@@ -53,12 +53,7 @@ static void king_routes(const bdb_t *b, bb64_t occ, int *now, int *two)
     int k = bb_lsb(b->king);
     bb64_t r = targets(b, k, occ);
     *now = bb_popcount(r & CORNERS);
-    *two = 0;
-    for (bb64_t t = r & EDGES & ~CORNERS; t;) {
-        int s = bb_pop(&t);
-        if (reach(s, occ & ~b->king) & CORNERS)
-            (*two)++;
-    }
+    *two = bb_popcount(r & ~CORNERS & corner_lines(occ & ~b->king));
 }
 
 /* Approach lines to the corners whose first piece, walking out from the

@@ -168,12 +168,6 @@ static bb64_t capturing_squares(const bdb_t *b)
     return capturing;
 }
 
-/* The empty squares that see a corner along a clear line. */
-static bb64_t corner_lines(bb64_t occ)
-{
-    return reach(0, occ) | reach(6, occ) | reach(42, occ) | reach(48, occ);
-}
-
 /* The moves of the piece on `from`, flagged. A king's move to a square
  * that sees a corner threatens to win at once: forcing, as a chess check,
  * so that quiescence follows the answers and sees a king that reaches two

@@ -28,9 +28,6 @@ enum { PIECE_ATT = 0, PIECE_DEF = 1, PIECE_KING = 2 };
 #define SQ_THRONE 24
 #define THRONE ((bb64_t)1 << SQ_THRONE)
 #define CORNERS (bb_bit(0) | bb_bit(6) | bb_bit(42) | bb_bit(48))
-#define RANK_1_MASK ((bb64_t)0x7F)
-/* The edges: the only squares from which a corner is one move away. */
-#define EDGES (RANK_1_MASK | RANK_1_MASK << 42 | FILE_A_MASK | FILE_G_MASK)
 /* b2 f2 b6 f6: an attacker here guards a corner's two approaches. */
 #define CORNER_GUARDS (bb_bit(8) | bb_bit(12) | bb_bit(36) | bb_bit(40))
 /* b1 f1 a2 g2 a6 g6 b7 f7: one enemy takes a man here against the corner. */
@@ -82,6 +79,13 @@ static inline bb64_t reach(int sq, bb64_t occ)
 {
     int f = sq_file(sq), r = sq_rank(sq);
     return brandubh_rank_reach[sq][(occ >> (r * 7)) & 0x7F] | brandubh_file_reach[sq][file_index(occ, f)];
+}
+
+/* The empty squares that see a corner along a clear line (all on the
+ * edges): the king there threatens to go home. */
+static inline bb64_t corner_lines(bb64_t occ)
+{
+    return reach(0, occ) | reach(6, occ) | reach(42, occ) | reach(48, occ);
 }
 
 static inline bb64_t occupied(const bdb_t *b) { return b->att | b->def | b->king; }
