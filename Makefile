@@ -16,7 +16,7 @@ LDLIBS  := -lpthread -lm
 
 LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/games/*/*.c engine/search/*.c engine/learn/*.c) protocol/protocol.c protocol/search_thread.c protocol/cli.c protocol/datagen.c protocol/tune.c protocol/otep.c \
             protocol/otn.c protocol/out.c protocol/analyse.c protocol/play.c protocol/describe.c \
-            protocol/http.c protocol/serve.c build/gen/web_assets.c
+            protocol/http.c protocol/serve.c protocol/sessions.c build/gen/web_assets.c
 TEST_SRC := $(wildcard tests/*.c) tests/fuzz/targets.c tests/fuzz/session.c
 FUZZ_TARGETS := protocol session http fen moves match_args otep openings
 FUZZ_SECONDS ?= 60
@@ -137,12 +137,20 @@ sanitize: build/test_denham_san denham denham-match
 
 # ThreadSanitizer over the suites that run threads: the search (helper
 # threads, stop), the protocol (the search thread beside the command
-# loop), OTEP, and learning (datagen's games and the tuner's parts on
-# threads). Any report fails the run.
-tsan: build/test_denham_tsan denham denham-match
+# loop), OTEP, learning (datagen's games and the tuner's parts on
+# threads), and the server (sessions, readers, reaper). Any report fails
+# the run.
+tsan: build/test_denham_tsan build/denham_tsan denham denham-match
 	for s in search protocol otep learn; do \
 		CK_RUN_SUITE=$$s TSAN_OPTIONS="halt_on_error=1 exitcode=66" ./build/test_denham_tsan || exit 1; \
 	done
+	CK_RUN_SUITE=serve DENHAM_SERVE=build/denham_tsan TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+		./build/test_denham_tsan
+
+# `denham serve`'s threads under ThreadSanitizer: the serve suite runs this
+# build as the server (a report ends it with status 66, which fails the test).
+build/denham_tsan: $(TSAN_OBJ) build/tsan/protocol/main.o
+	$(CC) $(TSANFLAGS) -o $@ $^ $(LDLIBS)
 
 # libFuzzer with ASan and UBSan, one binary per target (tests/fuzz); each
 # runs FUZZ_SECONDS on the committed corpus plus what it finds (build/fuzz).
