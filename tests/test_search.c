@@ -652,7 +652,6 @@ typedef struct progress {
     int depth, last_number; /* of the last root move reported */
     int lower, upper, exact_after_bound, bad_bounds;
     search_bound_t last_bound;
-    score_t bound_score;
 } progress_t;
 
 static void note_root_move(void *ctx, const position_t *root, int depth, move_t move, int number)
@@ -677,14 +676,16 @@ static void note_info(void *ctx, const position_t *root, const search_info_t *in
     progress_t *p = ctx;
     if (info->bound == SEARCH_LOWER) {
         p->lower++;
-        p->bad_bounds += info->pv_len < 1;
-        p->bound_score = info->score;
+        p->bad_bounds += info->pv_len < 1; /* a fail high names the move that failed high */
     } else if (info->bound == SEARCH_UPPER) {
         p->upper++;
     } else if (p->last_bound != SEARCH_EXACT) {
-        /* the iteration's value lies beyond a fail high's bound */
+        /* The iteration's value after a failed window. It may lie below a
+         * fail high's bound: the wider search sees what the narrow one cut
+         * off (search instability, as in every alpha-beta engine), so that
+         * is not checked; this position showed it after each of two
+         * evaluation changes. */
         p->exact_after_bound++;
-        p->bad_bounds += p->last_bound == SEARCH_LOWER && info->score < p->bound_score;
     }
     p->last_bound = info->bound;
 }
