@@ -217,8 +217,8 @@ static void push(session_t *s, const char *event, const char *data)
 }
 
 /* An `engine` event: {"state": ..., "detail": ...}, the detail escaped
- * (it may hold the --engine command). */
-static void push_engine_state(session_t *s, const char *state, const char *detail)
+ * (it may hold the --engine command); s->lock held. */
+static void push_engine_state_locked(session_t *s, const char *state, const char *detail)
 {
     json_t j;
     json_init(&j);
@@ -227,8 +227,15 @@ static void push_engine_state(session_t *s, const char *state, const char *detai
     json_kstring(&j, "detail", detail);
     json_end(&j);
     if (!j.failed)
-        push(s, "engine", j.buf);
+        push_locked(s, "engine", j.buf);
     json_free(&j);
+}
+
+static void push_engine_state(session_t *s, const char *state, const char *detail)
+{
+    pthread_mutex_lock(&s->lock);
+    push_engine_state_locked(s, state, detail);
+    pthread_mutex_unlock(&s->lock);
 }
 
 /* May the engine be started again: fewer than RESTARTS_PER_MINUTE starts
@@ -249,11 +256,6 @@ static bool restart_allowed(session_t *s)
     return true;
 }
 
-/* The reader: starts the engine, passes its lines into the ring, and at
- * its end reaps it and, unless the session is closing, starts another.
- * Engines are started here and only here: an engine dies with the thread
- * that started it (PR_SET_PDEATHSIG follows the thread), and this thread
- * lives exactly as long as the session. */
 /* A session closed while its engine was down (before the first start, or
  * between a crash and the restart) found no engine to stop: the one just
  * started is stopped here, so that the reader sees its end and returns.
@@ -263,11 +265,17 @@ static bool stop_if_closed(session_t *s)
     pthread_mutex_lock(&s->lock);
     bool closing = s->closing;
     pthread_mutex_unlock(&s->lock);
-    if (closing || stopping())
+    bool stop = closing || stopping();
+    if (stop)
         engine_stop(s);
-    return closing || stopping();
+    return stop;
 }
 
+/* The reader: starts the engine, passes its lines into the ring, and at
+ * its end reaps it and, unless the session is closing, starts another.
+ * Engines are started here and only here: an engine dies with the thread
+ * that started it (PR_SET_PDEATHSIG follows the thread), and this thread
+ * lives exactly as long as the session. */
 static void *reader_thread(void *arg)
 {
     session_t *s = arg;
@@ -458,17 +466,8 @@ void session_close(session_t *s, const char *why)
     pthread_mutex_lock(&s->lock);
     bool already = s->closing;
     s->closing = true;
-    if (!already) {
-        json_t j;
-        json_init(&j);
-        json_object(&j);
-        json_kstring(&j, "state", "closed");
-        json_kstring(&j, "detail", why);
-        json_end(&j);
-        if (!j.failed)
-            push_locked(s, "engine", j.buf);
-        json_free(&j);
-    }
+    if (!already)
+        push_engine_state_locked(s, "closed", why);
     pthread_mutex_unlock(&s->lock);
     if (!already)
         engine_stop(s);
@@ -513,7 +512,6 @@ static void *reaper_thread(void *arg)
     }
     return NULL;
 }
-
 
 /* ---- what serve.c asks of a session ---- */
 
