@@ -32,7 +32,7 @@ static int usage(FILE *out, int status)
                  "       denham datagen --variant V --games N (--nodes N | --depth N) [--threads T] [--seed S]\n"
                  "                      [--shard K/N] [--book FILE] [--random-plies P] [--max-plies P] --out FILE\n"
                  "                                            self-play positions with results, for denham tune\n"
-                 "       denham tune --variant V [--threads T] [--iterations N] [--rate R] [--freeze NAME,...]\n"
+                 "       denham tune --variant V [--threads T] [--iterations N] [--rate R] [--freeze NAME,...]...\n"
                  "                   FILE...\n"
                  "                                            fits the evaluation's weights to datagen's results\n"
                  "       denham serve [--port N] [--host ADDR] [--engine CMD] [--max-sessions N] [--idle-seconds N]\n"

@@ -34,15 +34,45 @@ typedef struct tune_cfg {
 static int usage(FILE *err, const char *why)
 {
     fprintf(err, "denham tune: %s\n", why);
-    fprintf(err, "usage: denham tune --variant V [--threads T] [--iterations N] [--rate R] [--freeze NAME,...]\n"
+    fprintf(err, "usage: denham tune --variant V [--threads T] [--iterations N] [--rate R] [--freeze NAME,...]...\n"
                  "                   FILE...\n");
     return 2;
+}
+
+/* The weight called name[0..len) in c's game, or -1. */
+static int weight_named(const tune_cfg_t *c, const char *name, size_t len)
+{
+    for (int k = 0; k < c->game->weights->count; k++)
+        if (strlen(c->game->weights->w[k].name) == len && strncmp(c->game->weights->w[k].name, name, len) == 0)
+            return k;
+    return -1;
+}
+
+/* Freezes what one --freeze value names: a whole weight name first (some
+ * hold a comma: "route, defenders to move"), else a list split at commas.
+ * False when a name is not the game's. */
+static bool freeze_names(tune_cfg_t *c, const char *v)
+{
+    int k = weight_named(c, v, strlen(v));
+    if (k >= 0) {
+        c->frozen[k] = c->anchored = true;
+        return true;
+    }
+    for (const char *f = v; *f;) {
+        size_t len = strcspn(f, ",");
+        if ((k = weight_named(c, f, len)) < 0)
+            return false;
+        c->frozen[k] = c->anchored = true;
+        f += len + (f[len] == ',');
+    }
+    return true;
 }
 
 static int parse_args(int argc, char **argv, tune_cfg_t *c, FILE *err)
 {
     *c = (tune_cfg_t){.threads = 1, .iterations = 2000, .rate = 1.0};
-    const char *freeze = NULL; /* read once the variant is known */
+    const char *freeze[EVAL_WEIGHTS_MAX]; /* read once the variant is known */
+    int n_freeze = 0;
     int i = 0;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -57,8 +87,8 @@ static int parse_args(int argc, char **argv, tune_cfg_t *c, FILE *err)
             c->threads = x;
         } else if (strcmp(a, "--iterations") == 0 && number_parse(v, 0, 1000000, &x)) {
             c->iterations = x;
-        } else if (strcmp(a, "--freeze") == 0) {
-            freeze = v;
+        } else if (strcmp(a, "--freeze") == 0 && n_freeze < EVAL_WEIGHTS_MAX) {
+            freeze[n_freeze++] = v;
         } else if (strcmp(a, "--rate") == 0 && (c->rate = strtod(v, &end), *end == 0) && c->rate > 0 &&
                    c->rate <= 1000) {
         } else {
@@ -71,17 +101,9 @@ static int parse_args(int argc, char **argv, tune_cfg_t *c, FILE *err)
         return usage(err, "this game's evaluation has no weights to tune");
     if (i >= argc)
         return usage(err, "no data file");
-    for (const char *f = freeze; f && *f;) {
-        size_t len = strcspn(f, ",");
-        int k = 0;
-        while (k < c->game->weights->count &&
-               (strlen(c->game->weights->w[k].name) != len || strncmp(c->game->weights->w[k].name, f, len) != 0))
-            k++;
-        if (k == c->game->weights->count)
+    for (int n = 0; n < n_freeze; n++)
+        if (!freeze_names(c, freeze[n]))
             return usage(err, "--freeze names a weight the game does not have (eval lists them)");
-        c->frozen[k] = c->anchored = true;
-        f += len + (f[len] == ',');
-    }
     c->files = argv + i;
     c->n_files = argc - i;
     return -1;

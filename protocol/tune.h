@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 /* `denham tune --variant V [--threads T] [--iterations N] [--rate R]
- * [--freeze NAME,...] FILE...`: the table to out, progress and errors to
+ * [--freeze NAME,...]... FILE...`: the table to out, progress and errors to
  * err. Returns the exit status (2 for a bad argument or an unreadable
  * line, with the reason). */
 int tune_main(int argc, char **argv, FILE *out, FILE *err);

@@ -241,6 +241,20 @@ START_TEST(tune_reads_datagen_files)
     ck_assert_msg(kk && sscanf(kk, "; K %lf -> %lf", &k0, &k1) == 2 && k0 != k1, "%s", out_text);
     free(out_text);
     free(err_text);
+    /* A whole name that holds a comma, and the option given twice. */
+    char *comma[] = {"--variant", "brandubh", "--iterations", "50", "--freeze", "route, defenders to move",
+                     "--freeze", "attacker,defender", (char *)path};
+    out = open_memstream(&out_text, &out_len);
+    err = open_memstream(&err_text, &err_len);
+    ck_assert_int_eq(tune_main(9, comma, out, err), 0);
+    fclose(out);
+    fclose(err);
+    ck_assert_msg(strstr(out_text, "    {\"route, defenders to move\", 2000}, /* was 2000 */\n") &&
+                      strstr(out_text, "    {\"attacker\", 100}, /* was 100 */\n") &&
+                      strstr(out_text, "    {\"defender\", 160}, /* was 160 */\n"),
+                  "%s", out_text);
+    free(out_text);
+    free(err_text);
     char *unknown[] = {"--variant", "brandubh", "--freeze", "queen", (char *)path};
     out = open_memstream(&out_text, &out_len);
     err = open_memstream(&err_text, &err_len);
