@@ -10,6 +10,7 @@
 #include "../engine/games/jinxx/jinxx.h"
 #include "../engine/games/variants.h"
 #include "../engine/search/bench.h"
+#include "../engine/search/search_ctx.h"
 #include "../engine/search/skill.h"
 #include "helpers.h"
 #include "ref_search.h"
@@ -126,8 +127,10 @@ START_TEST(attackers_block_the_escape)
 }
 END_TEST
 
-/* The defenders lose by force unless they repeat a position the game has
- * seen: with that history the search must choose the repetition. */
+/* The defenders lose by force unless they repeat a position. Seen twice
+ * before, its third occurrence draws and the search must choose it; seen once,
+ * the attackers may deviate there, and the search must not count it a draw.
+ * The history is the real cycle d3c3 a3a2 c3d3 a2a3, once or twice. */
 START_TEST(search_honours_repetition_in_history)
 {
     const game_t *g = &brandubh_v1;
@@ -138,11 +141,84 @@ START_TEST(search_honours_repetition_in_history)
 
     position_t pos;
     load_fen(g, &pos, fen);
-    play(g, &pos, "d3c3");
-    uint64_t hist[1] = {g->hash(&pos)};
-    search_result_t saved = search_fen(g, fen, 4, hist, 1);
-    ck_assert_str_eq(text(g, fen, saved.best), "d3c3");
-    ck_assert_int_eq(saved.score, SCORE_DRAW);
+    uint64_t hist[8];
+    int n = 0;
+    for (int cycle = 0; cycle < 2; cycle++) {
+        static const char *const moves[] = {"d3c3", "a3a2", "c3d3", "a2a3"};
+        for (int k = 0; k < 4; k++) {
+            play(g, &pos, moves[k]);
+            hist[n++] = g->hash(&pos);
+        }
+    }
+    position_t root;
+    load_fen(g, &root, fen);
+    ck_assert_uint_eq(hist[3], g->hash(&root)); /* the cycle is back at the root */
+    search_result_t third = search_fen(g, fen, 4, hist, 7);
+    ck_assert_str_eq(text(g, fen, third.best), "d3c3");
+    ck_assert_int_eq(third.score, SCORE_DRAW);
+
+    search_result_t second = search_fen(g, fen, 4, hist, 3);
+    ck_assert_int_ne(second.score, SCORE_DRAW);
+    ck_assert_int_le(second.score, -SCORE_WIN_BOUND);
+}
+END_TEST
+
+/* Whether the last of keys (root at root_index, the scan from first) is a
+ * repetition as the search counts one. */
+static bool repeats(const uint64_t *keys, int n, int root_index, int first)
+{
+    static ctx_t c; /* large: kept off the stack */
+    memset(&c, 0, sizeof c);
+    memcpy(c.keys, keys, (size_t)n * sizeof *keys);
+    c.key_count = n;
+    c.root_index = root_index;
+    c.rev_from[1] = first;
+    return is_repetition(&c, 1);
+}
+
+/* The rule itself, key by key: a return to the root or to a position of the
+ * line draws; a position of the game before the root draws only the third
+ * time; nothing before the last irreversible move counts. */
+START_TEST(repetition_counts_the_line_and_the_third_occurrence)
+{
+    enum { X = 1, Y, R, Z };
+    ck_assert(repeats((uint64_t[]){X, Y, R, Z, R}, 5, 2, 0));        /* back at the root */
+    ck_assert(repeats((uint64_t[]){X, R, Z, Y, Z}, 5, 1, 0));        /* a position of the line */
+    ck_assert(!repeats((uint64_t[]){X, Y, R, Z, Y}, 5, 2, 0));       /* the game's, once before */
+    ck_assert(repeats((uint64_t[]){Y, X, Y, R, Z, Y}, 6, 3, 0));     /* the game's, the third time */
+    ck_assert(!repeats((uint64_t[]){Y, X, Y, R, Z, Y}, 6, 3, 1));    /* the first one before a capture */
+    ck_assert(!repeats((uint64_t[]){X, Y, R, Z, R}, 5, 2, 3));       /* the root before a capture */
+}
+END_TEST
+
+/* The second brandubh-v2 game Denham lost to OpenTafl (issue 33): the
+ * attackers walked b4b3 back into a position the game had seen once, the
+ * search counted it a draw without looking (two nodes an iteration), and the
+ * king, bound to nothing, left the cycle with c3e3 and won. Searched, b4b3
+ * loses by force within depth 10. */
+START_TEST(a_position_seen_once_before_the_root_is_searched)
+{
+    const game_t *g = &brandubh_v2;
+    static const char *const game[] = {"a4a5", "c4c1", "d6b6", "d5b5", "b4b3", "b5g5", "b6g6", "e4e1", "d2d1",
+                                       "d3f3", "g4g3", "d4d5", "g3g5", "d5c5", "b3b2", "e1e2", "g6c6", "c5c3",
+                                       "a5a3", "f3f2", "g5g3", "e2e1", "b2b3", "c3c4", "b3b4", "c4c3"};
+    enum { PLIES = sizeof game / sizeof *game };
+    search_request_t req = request(g, NULL);
+    uint64_t hist[PLIES];
+    for (int i = 0; i < PLIES; i++) {
+        hist[i] = g->hash(&req.root);
+        play(g, &req.root, game[i]);
+    }
+    req.history = hist;
+    req.history_len = PLIES;
+    move_t back = g->parse_move(&req.root, "b4b3");
+    ck_assert(back != MOVE_NONE);
+    req.root_moves = &back;
+    req.n_root_moves = 1;
+    req.limits.depth = 10;
+    search_result_t r = run_cleared(&req);
+    ck_assert_int_le(r.score, -SCORE_WIN_BOUND);
+    ck_assert_uint_gt(r.nodes, 1000);
 }
 END_TEST
 
@@ -1083,6 +1159,8 @@ Suite *suite_search(void)
     tcase_add_test(tc, attackers_capture_the_king);
     tcase_add_test(tc, attackers_block_the_escape);
     tcase_add_test(tc, search_honours_repetition_in_history);
+    tcase_add_test(tc, a_position_seen_once_before_the_root_is_searched);
+    tcase_add_test(tc, repetition_counts_the_line_and_the_third_occurrence);
     tcase_add_test(tc, node_limit_is_kept);
     tcase_add_test(tc, stop_before_start_still_gives_a_legal_move);
     tcase_add_test(tc, no_move_at_a_finished_game);

@@ -176,6 +176,7 @@ void ctx_init(ctx_t *c, searcher_t *s, const search_request_t *req, int id)
     if (keep > 0)
         memcpy(c->keys, req->history + (req->history_len - keep), (size_t)keep * sizeof(uint64_t));
     c->key_count = keep;
+    c->root_index = keep;
     c->keys[c->key_count++] = c->g->hash(&c->pos);
     c->rev_from[0] = 0;
 }

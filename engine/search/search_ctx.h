@@ -93,6 +93,7 @@ struct ctx {
      * first index a repetition scan at that ply needs to look at. */
     uint64_t keys[KEYS_MAX];
     int key_count;
+    int root_index; /* keys[root_index] is the root position's */
     int rev_from[MAX_PLY + 1];
     move_t killers[MAX_PLY][2];
     move_t pv[MAX_PLY][MAX_PLY];
@@ -177,12 +178,23 @@ static inline uint64_t tt_key(const ctx_t *c) { return c->g->tt_key ? c->g->tt_k
 
 static inline bool at_chance(const ctx_t *c) { return c->dice && game_at_chance(c->g, &c->pos); }
 
+/* A draw by repetition, as chess engines count one: a position already on
+ * this line, the root included (the cycle can be walked again, so its value
+ * is the draw's); or one the game has seen twice before, the third
+ * occurrence. A single occurrence before the root is not a draw: the side to
+ * move there may leave the cycle and win (issue 33's second OpenTafl game,
+ * lost by walking back into such a position, counted a draw unsearched). */
 static inline bool is_repetition(const ctx_t *c, int ply)
 {
     uint64_t key = c->keys[c->key_count - 1];
-    for (int i = c->key_count - 2; i >= c->rev_from[ply]; i--)
-        if (c->keys[i] == key)
+    bool seen_before_root = false;
+    for (int i = c->key_count - 2; i >= c->rev_from[ply]; i--) {
+        if (c->keys[i] != key)
+            continue;
+        if (i >= c->root_index || seen_before_root)
             return true;
+        seen_before_root = true;
+    }
     return false;
 }
 
