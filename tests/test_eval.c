@@ -138,6 +138,35 @@ START_TEST(changing_a_weight_changes_the_evaluation)
 }
 END_TEST
 
+/* The defenders win most Brandubh games (in a 2,000-game match of issue 33,
+ * 78% in brandubh, 86% in brandubh-v2), so their evaluation carries a
+ * constant edge, one weight per version: it sets where a draw lies. */
+START_TEST(brandubh_defenders_edge_is_one_weight_per_version)
+{
+    static const char *const variants[] = {"brandubh", "brandubh-v2"};
+    static const char *const names[] = {"defenders' edge", "defenders' edge v2"};
+    for (int v = 0; v < 2; v++) {
+        const game_t *g = variants_find(variants[v]);
+        position_t pos;
+        g->set_start(&pos);
+        eval_trace_t t;
+        memset(&t, 0, sizeof t);
+        g->evaluate(&pos, &t);
+        for (int n = 0; n < 2; n++) {
+            int k = 0;
+            while (k < g->weights->count && strcmp(g->weights->w[k].name, names[n]) != 0)
+                k++;
+            ck_assert_int_lt(k, g->weights->count);
+            ck_assert_int_gt(g->weights->w[k].value, 0);
+            ck_assert_int_eq(t.coef[k][0], 0);                  /* the attackers */
+            ck_assert_int_eq(t.coef[k][1], n == v ? 1 : 0);     /* the defenders */
+            if (n == v)
+                ck_assert_int_eq(trace_term(&t, "defenders' edge", 1), g->weights->w[k].value);
+        }
+    }
+}
+END_TEST
+
 Suite *suite_eval(void)
 {
     Suite *s = suite_create("eval");
@@ -145,6 +174,7 @@ Suite *suite_eval(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, terms_are_weights_times_coefficients, 0, n_variants());
     tcase_add_test(tc, changing_a_weight_changes_the_evaluation);
+    tcase_add_test(tc, brandubh_defenders_edge_is_one_weight_per_version);
     suite_add_tcase(s, tc);
     return s;
 }

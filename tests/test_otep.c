@@ -324,8 +324,9 @@ END_TEST
 START_TEST(analysis_values_follow_the_search_scores)
 {
     /* Clear scores, far from any mate at these depths (a lone king
-     * against eight attackers is a mate a second's search may see). */
-    static const char *const fens[] = {"3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a", "3a3/3a3/3d3/aadkdaa/3d3/2a4/3a3 d"};
+     * against eight attackers is a mate a second's search may see): two
+     * men short, each side to move once (the start's scores are near 0). */
+    static const char *const fens[] = {"3a3/3a3/3d3/aadkda1/3d3/3a3/7 a", "3a3/3a3/7/aadk1aa/3d3/3a3/3a3 d"};
     const game_t *g = variants_find("brandubh");
     for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
         char cmd[512];
