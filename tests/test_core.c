@@ -256,6 +256,15 @@ START_TEST(time_budgets)
     b = timeman_budget(&l, 1, 30);
     ck_assert_int_le(b.hard_ms, 5);
 
+    /* Sudden death plans for 15 moves: a 1+0.01 clock's first move gets
+     * 60% of (1000 - 5 * 30) / 15 + 7.5 ms. */
+    limits_init(&l);
+    l.time[0] = 1000;
+    l.inc[0] = 10;
+    b = timeman_budget(&l, 0, 30);
+    ck_assert_int_eq(b.soft_ms, (850 / 15 + 7) * 6 / 10);
+    ck_assert_int_eq(b.hard_ms, 850 / 5 + 5);
+
     limits_init(&l);
     l.time[0] = 10000;
     l.movestogo = 1;
