@@ -237,43 +237,50 @@ START_TEST(time_budgets)
 {
     search_limits_t l;
     limits_init(&l);
-    time_budget_t b = timeman_budget(&l, 0, 30);
+    time_budget_t b = timeman_budget(&l, 0, 30, 0);
     ck_assert_int_eq(b.soft_ms, -1); /* no clock: no limit */
 
     l.movetime = 1000;
-    b = timeman_budget(&l, 0, 30);
+    b = timeman_budget(&l, 0, 30, 0);
     ck_assert_int_eq(b.hard_ms, 970);
     ck_assert_int_eq(b.soft_ms, 970); /* a move time is used to the end (issue 11) */
 
     limits_init(&l);
     l.time[0] = 60000;
     l.time[1] = 5;
-    b = timeman_budget(&l, 0, 30);
+    b = timeman_budget(&l, 0, 30, 0);
     ck_assert_int_gt(b.soft_ms, 1000);
     ck_assert_int_le(b.soft_ms, b.hard_ms);
     ck_assert_int_le(b.hard_ms, 60000 / 5);
     /* The other player's clock is not ours. */
-    b = timeman_budget(&l, 1, 30);
+    b = timeman_budget(&l, 1, 30, 0);
     ck_assert_int_le(b.hard_ms, 5);
 
-    /* Sudden death plans for 15 moves: a 1+0.01 clock's first move gets
-     * 60% of (1000 - 5 * 30) / 15 + 7.5 ms. */
+    /* Sudden death shares the clock over the game's number of moves, 30
+     * by default: a 1+0.01 clock's first move gets 60% of
+     * (1000 - 5 * 30) / moves + 7.5 ms. */
     limits_init(&l);
     l.time[0] = 1000;
     l.inc[0] = 10;
-    b = timeman_budget(&l, 0, 30);
+    b = timeman_budget(&l, 0, 30, 15);
     ck_assert_int_eq(b.soft_ms, (850 / 15 + 7) * 6 / 10);
     ck_assert_int_eq(b.hard_ms, 850 / 5 + 5);
+    b = timeman_budget(&l, 0, 30, 0);
+    ck_assert_int_eq(b.soft_ms, (850 / 30 + 7) * 6 / 10);
+    ck_assert_int_eq(timeman_budget(&l, 0, 30, TIMEMAN_PLAN_MOVES).soft_ms, b.soft_ms);
+    /* movestogo overrides the game's plan. */
+    l.movestogo = 10;
+    ck_assert_int_eq(timeman_budget(&l, 0, 30, 15).soft_ms, (850 / 10 + 7) * 6 / 10);
 
     limits_init(&l);
     l.time[0] = 10000;
     l.movestogo = 1;
-    b = timeman_budget(&l, 0, 30);
+    b = timeman_budget(&l, 0, 30, 0);
     ck_assert_int_lt(b.hard_ms, 10000);
     ck_assert_int_gt(b.hard_ms, 5000);
 
     l.infinite = true;
-    ck_assert_int_eq(timeman_budget(&l, 0, 30).hard_ms, -1);
+    ck_assert_int_eq(timeman_budget(&l, 0, 30, 0).hard_ms, -1);
 }
 END_TEST
 

@@ -161,6 +161,28 @@ START_TEST(search_honours_repetition_in_history)
 }
 END_TEST
 
+/* The search's time budget is the game's: Brandubh shares a sudden-death
+ * clock over 15 moves, the other games over the default. */
+START_TEST(search_budget_follows_the_game)
+{
+    static const struct { const char *variant; int plan; } games[] = {
+        {"brandubh", 15}, {"brandubh-v2", 15}, {"brax", 0}, {"bolix", 0}, {"jinxx", 0},
+    };
+    static ctx_t c; /* large: kept off the stack */
+    for (size_t i = 0; i < sizeof games / sizeof *games; i++) {
+        search_request_t req = request(variants_find(games[i].variant), NULL);
+        int p = req.game->to_move(&req.root);
+        req.limits.time[p] = 1000;
+        req.limits.inc[p] = 10;
+        req.overhead_ms = 30;
+        ctx_init(&c, S, &req, 0);
+        time_budget_t want = timeman_budget(&req.limits, p, 30, games[i].plan);
+        ck_assert_msg(c.budget.soft_ms == want.soft_ms && c.budget.hard_ms == want.hard_ms, "%s: %lld, %lld",
+                      games[i].variant, (long long)c.budget.soft_ms, (long long)want.soft_ms);
+    }
+}
+END_TEST
+
 /* Whether the last of keys (root at root_index, the scan from first) is a
  * repetition as the search counts one. */
 static bool repeats(const uint64_t *keys, int n, int root_index, int first)
@@ -1159,6 +1181,7 @@ Suite *suite_search(void)
     tcase_add_test(tc, search_honours_repetition_in_history);
     tcase_add_test(tc, a_position_seen_once_before_the_root_is_searched);
     tcase_add_test(tc, repetition_counts_the_line_and_the_third_occurrence);
+    tcase_add_test(tc, search_budget_follows_the_game);
     tcase_add_test(tc, node_limit_is_kept);
     tcase_add_test(tc, stop_before_start_still_gives_a_legal_move);
     tcase_add_test(tc, no_move_at_a_finished_game);

@@ -29,7 +29,7 @@ int64_t timeman_now_us(void)
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-time_budget_t timeman_budget(const search_limits_t *l, int player, int64_t overhead_ms)
+time_budget_t timeman_budget(const search_limits_t *l, int player, int64_t overhead_ms, int plan_moves)
 {
     time_budget_t b = {-1, -1};
     if (l->infinite)
@@ -46,12 +46,11 @@ time_budget_t timeman_budget(const search_limits_t *l, int player, int64_t overh
         return b;
     int64_t inc = l->inc[player];
     /* Keep the overhead for every move still to play before the control.
-     * Sudden death: plan for 15 more moves. Each move takes a share of what
-     * is left, so a longer game only spends the clock down towards the
-     * increment. With 30, brandubh-v2 games of 30 plies at 1+0.01 ended
-     * with three quarters of the clock unused (with 15, two thirds), and
-     * 15 measured +9.6 Elo there (issue 33). */
-    int moves = l->movestogo > 0 ? (l->movestogo < 40 ? l->movestogo : 40) : 15;
+     * Sudden death: each move takes a share of what is left, planned over
+     * the game's number of moves (30 where it names none), so a longer
+     * game only spends the clock down towards the increment. */
+    int plan = plan_moves > 0 ? plan_moves : TIMEMAN_PLAN_MOVES;
+    int moves = l->movestogo > 0 ? (l->movestogo < 40 ? l->movestogo : 40) : plan;
     int64_t usable = max64(1, left - overhead_ms * (moves < 5 ? moves : 5));
     int64_t share = usable / moves + inc * 3 / 4;
     b.soft_ms = max64(1, min64(share, usable / 2));

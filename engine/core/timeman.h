@@ -25,9 +25,13 @@ typedef struct time_budget {
     int64_t hard_ms; /* stop the search at this; -1: no limit */
 } time_budget_t;
 
+/* Moves a sudden-death clock is shared over when the game names no number. */
+#define TIMEMAN_PLAN_MOVES 30
+
 /* The budget of `player` under l. overhead_ms is kept back per move for
- * the protocol's round trip. */
-time_budget_t timeman_budget(const search_limits_t *l, int player, int64_t overhead_ms);
+ * the protocol's round trip; without movestogo the clock is shared over
+ * plan_moves more moves (0: TIMEMAN_PLAN_MOVES). */
+time_budget_t timeman_budget(const search_limits_t *l, int player, int64_t overhead_ms, int plan_moves);
 
 /* Milliseconds on a monotonic clock. */
 int64_t timeman_now_ms(void);
