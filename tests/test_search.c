@@ -176,7 +176,7 @@ START_TEST(search_budget_follows_the_game)
         req.limits.inc[p] = 10;
         req.overhead_ms = 30;
         ctx_init(&c, S, &req, 0);
-        time_budget_t want = timeman_budget(&req.limits, p, 30, games[i].plan);
+        time_budget_t want = timeman_budget(&req.limits, p, req.overhead_ms, games[i].plan);
         ck_assert_msg(c.budget.soft_ms == want.soft_ms && c.budget.hard_ms == want.hard_ms, "%s: %lld, %lld",
                       games[i].variant, (long long)c.budget.soft_ms, (long long)want.soft_ms);
     }

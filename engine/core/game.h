@@ -193,7 +193,7 @@ typedef struct game {
      * otherwise: a team is then its player). */
     const char *team_names[2];
     bool repetition_draw; /* third occurrence of a position draws */
-    /* Moves a sudden-death clock is shared over (0: the default, 30). */
+    /* Moves a sudden-death clock is shared over (0: TIMEMAN_PLAN_MOVES). */
     int clock_moves;
     int move_keys;        /* move_key() returns 0..move_keys-1 */
 

@@ -163,8 +163,8 @@ void ctx_init(ctx_t *c, searcher_t *s, const search_request_t *req, int id)
     c->limits = req->limits;
     c->start_ms = timeman_now_ms();
     c->budget_from_ms = c->start_ms;
-    c->budget = timeman_budget(&req->limits, c->g->to_move(&req->root), req->overhead_ms, c->g->clock_moves);
     c->root_player = c->g->to_move(&req->root);
+    c->budget = timeman_budget(&req->limits, c->root_player, req->overhead_ms, c->g->clock_moves);
     c->free_for_all = game_teams(c->g) > 2;
     c->dice = c->g->chance_outcomes != NULL;
     c->multiplayer = c->g->hand_turn ? req->multiplayer : MULTI_PARANOID;
