@@ -166,7 +166,7 @@ END_TEST
 START_TEST(search_budget_follows_the_game)
 {
     static const struct { const char *variant; int plan; } games[] = {
-        {"brandubh", 15}, {"brandubh-v2", 15}, {"brax", 0}, {"bolix", 0}, {"jinxx", 0},
+        {"brandubh", 15}, {"brandubh-v2", 15}, {"brax", 0}, {"bolix", 15}, {"jinxx", 0},
     };
     static ctx_t c; /* large: kept off the stack */
     for (size_t i = 0; i < sizeof games / sizeof *games; i++) {
