@@ -1,8 +1,8 @@
 /*
  * bolix_eval.c: Bolix's evaluation, with every weight: the value of a
  * window one colour alone holds (which make and unmake sum as they go),
- * capture threats, marbles in hand, a four to play. Reads the position;
- * may not change it.
+ * capture threats, marbles in hand, a four to play, the move. Reads the
+ * position; may not change it.
  */
 #include "bolix_eval.h"
 
@@ -10,7 +10,7 @@
  * contributions, a tuner changes them (bolix_weights). The line weights
  * value a window of five one colour alone holds, by its marbles (a five
  * counts as a four: it ends the game); make and unmake keep their sums. */
-enum { W_LINE1, W_LINE2, W_LINE3, W_LINE4, W_CAPTURE_THREAT, W_HAND_MARBLE, W_TO_MOVE_FOUR, W_COUNT };
+enum { W_LINE1, W_LINE2, W_LINE3, W_LINE4, W_CAPTURE_THREAT, W_HAND_MARBLE, W_TO_MOVE_FOUR, W_TO_MOVE, W_COUNT };
 static eval_weight_t weight[W_COUNT] = {
     [W_LINE1] = {"line of one", 1},
     [W_LINE2] = {"line of two", 8},
@@ -19,6 +19,7 @@ static eval_weight_t weight[W_COUNT] = {
     [W_CAPTURE_THREAT] = {"capture threat", 30},
     [W_HAND_MARBLE] = {"marble in hand", 2},
     [W_TO_MOVE_FOUR] = {"four to play", 5000}, /* a four of the side to move with a free cell wins next move */
+    [W_TO_MOVE] = {"to move", 40}, /* set by matches: 20 30 40 50 80 at 20,000 nodes, +101 +106 +150 +114 +51 */
 };
 #define W(k) (weight[k].value)
 
@@ -65,8 +66,14 @@ score_t bolix_evaluate(const position_t *pos, eval_trace_t *t)
         eval_trace_coef(t, W_TO_MOVE_FOUR, stm, 1);
     }
     eval_trace_add(t, "four to play", win[0], win[1]);
+    /* The side to move has a placement in hand that only raises its value:
+     * without this, quiescence stands pat below what the move is worth. */
+    int tempo[2] = {0, 0};
+    tempo[stm] = W(W_TO_MOVE);
+    eval_trace_coef(t, W_TO_MOVE, stm, 1);
+    eval_trace_add(t, "to move", tempo[0], tempo[1]);
     int v[2];
     for (int pl = 0; pl < 2; pl++)
-        v[pl] = lines[pl] + caps[pl] + hand[pl] + win[pl];
+        v[pl] = lines[pl] + caps[pl] + hand[pl] + win[pl] + tempo[pl];
     return (score_t)(v[stm] - v[opp]);
 }
