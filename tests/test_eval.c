@@ -17,6 +17,15 @@ static int n_variants(void)
     return n;
 }
 
+/* The index of the game's weight called name (count when it has none). */
+static int weight_index(const game_t *g, const char *name)
+{
+    int k = 0;
+    while (k < g->weights->count && strcmp(g->weights->w[k].name, name) != 0)
+        k++;
+    return k;
+}
+
 /* Each team's value: its terms summed. */
 static void term_sums(const eval_trace_t *t, int teams, int sum[MAX_PLAYERS])
 {
@@ -153,9 +162,7 @@ START_TEST(brandubh_defenders_edge_is_one_weight_per_version)
         memset(&t, 0, sizeof t);
         g->evaluate(&pos, &t);
         for (int n = 0; n < 2; n++) {
-            int k = 0;
-            while (k < g->weights->count && strcmp(g->weights->w[k].name, names[n]) != 0)
-                k++;
+            int k = weight_index(g, names[n]);
             ck_assert_int_lt(k, g->weights->count);
             ck_assert_int_gt(g->weights->w[k].value, 0);
             ck_assert_int_eq(t.coef[k][0], 0);                  /* the attackers */
@@ -174,9 +181,7 @@ START_TEST(bolix_side_to_move_is_worth_its_weight)
 {
     static const char *const fens[] = {"6/7/8/9/10/10/9/8/7/6 b 36 36 - 0", "6/7/8/9/10/10/9/8/7/6 w 36 36 - 0"};
     const game_t *g = variants_find("bolix");
-    int k = 0;
-    while (k < g->weights->count && strcmp(g->weights->w[k].name, "to move") != 0)
-        k++;
+    int k = weight_index(g, "to move");
     ck_assert_int_lt(k, g->weights->count);
     ck_assert_int_gt(g->weights->w[k].value, 0);
     for (int f = 0; f < 2; f++) {
