@@ -196,6 +196,41 @@ START_TEST(bolix_side_to_move_is_worth_its_weight)
 }
 END_TEST
 
+/* Brax: the side ahead gains the weight "trade ahead" times its lead times
+ * the men off the board, in the two-player games from the even start only. */
+START_TEST(brax_lead_grows_as_men_come_off)
+{
+    static const struct {
+        const char *variant, *fen;
+        int red, blue; /* the expected coefficients */
+    } cases[] = {
+        {"brax", "1bb6/9/9/9/9/9/9/9/1rrr5 r - 0", 9, 0},            /* three against two: 1 x 9 */
+        {"brax", "1bbbbb3/9/9/9/9/9/9/9/1rrr5 b - 0", 0, 12},        /* five against three: 2 x 6 */
+        {"brax-zillions", "1bbbbbbb1/9/9/9/9/9/9/9/1rrrrrrr1 r - 0", 0, 0}, /* the start: none off */
+        {"brax-easy", "1b7/9/9/9/9/9/9/9/1rrrr4 r - 0", 3 * 9, 0},   /* four against one */
+        {"brax-hunt", "1bbbb4/9/9/9/4r4/9/9/9/9 r - 0", 0, 0},       /* the hunt: never */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const game_t *g = variants_find(cases[c].variant);
+        int k = weight_index(g, "trade ahead");
+        ck_assert_int_lt(k, g->weights->count);
+        position_t pos;
+        load_fen(g, &pos, cases[c].fen);
+        eval_trace_t t;
+        memset(&t, 0, sizeof t);
+        score_t with = g->evaluate(&pos, &t);
+        ck_assert_int_eq(t.coef[k][0], cases[c].red);
+        ck_assert_int_eq(t.coef[k][1], cases[c].blue);
+        int saved = g->weights->w[k].value, sign = g->team_of[g->to_move(&pos)] == 0 ? 1 : -1;
+        g->weights->w[k].value = 0;
+        score_t without = g->evaluate(&pos, NULL);
+        g->weights->w[k].value = saved;
+        ck_assert_int_gt(saved, 0);
+        ck_assert_int_eq(with - without, sign * saved * (cases[c].red - cases[c].blue));
+    }
+}
+END_TEST
+
 Suite *suite_eval(void)
 {
     Suite *s = suite_create("eval");
@@ -205,6 +240,7 @@ Suite *suite_eval(void)
     tcase_add_test(tc, changing_a_weight_changes_the_evaluation);
     tcase_add_test(tc, brandubh_defenders_edge_is_one_weight_per_version);
     tcase_add_test(tc, bolix_side_to_move_is_worth_its_weight);
+    tcase_add_test(tc, brax_lead_grows_as_men_come_off);
     suite_add_tcase(s, tc);
     return s;
 }

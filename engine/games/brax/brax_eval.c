@@ -22,6 +22,7 @@ enum {
     W_MOPUP_CLOSE,
     W_MOPUP_EDGE,
     W_MOPUP_SHUT,
+    W_TRADE,
     W_COUNT
 };
 static eval_weight_t weight[W_COUNT] = {
@@ -46,6 +47,11 @@ static eval_weight_t weight[W_COUNT] = {
     [W_MOPUP_CLOSE] = {"mop-up closeness", 3},
     [W_MOPUP_EDGE] = {"mop-up edge", 12},
     [W_MOPUP_SHUT] = {"mop-up shut in", 6},
+    /* A lead is worth more the fewer men are left (times the lead, per
+     * man off the board): a side ahead trades down towards an ending it
+     * can win instead of standing off for ever. Two-player games from
+     * the even start only: in brax-hunt the seven would gain by losing men. */
+    [W_TRADE] = {"trade ahead", 8},
 };
 #define W(k) (weight[k].value)
 
@@ -172,6 +178,18 @@ static int mop_up(const brax_t *b, int strong, eval_trace_t *t)
     return W(W_MOPUP_EDGE) * edge + W(W_MOPUP_CLOSE) * close - W(W_MOPUP_SHUT) * shut;
 }
 
+/* The lead times the men off the board, for the side ahead; seven men a
+ * side at the start (a position set up with more counts none off). */
+static int trade_ahead(const brax_t *b, int strong, eval_trace_t *t)
+{
+    int ns = bb128_popcount(b->team[strong]), nw = bb128_popcount(b->team[strong ^ 1]);
+    if (team_game(b) || b->variant == V_HUNT || ns <= nw)
+        return 0;
+    int off = ns + nw < 14 ? 14 - ns - nw : 0, coef = (ns - nw) * off;
+    eval_trace_coef(t, W_TRADE, strong, coef);
+    return W(W_TRADE) * coef;
+}
+
 /* ---- solved endings ---- */
 
 /* The two-player games' smallest endings, solved (brax_ending.c): two men
@@ -253,9 +271,11 @@ score_t brax_evaluate(const position_t *pos, eval_trace_t *t)
     eval_trace_add(t, "braxed", braxed[RED], braxed[BLUE]);
     int mop[2] = {mop_up(b, RED, t), mop_up(b, BLUE, t)};
     eval_trace_add(t, "mop-up", mop[RED], mop[BLUE]);
+    int trade[2] = {trade_ahead(b, RED, t), trade_ahead(b, BLUE, t)};
+    eval_trace_add(t, "trade ahead", trade[RED], trade[BLUE]);
     int v[2];
     for (int tm = 0; tm < 2; tm++)
-        v[tm] = mat[tm] + mob[tm] + place[tm] + threat[tm] + hanging[tm] + braxed[tm] + mop[tm];
+        v[tm] = mat[tm] + mob[tm] + place[tm] + threat[tm] + hanging[tm] + braxed[tm] + mop[tm] + trade[tm];
     int drawn = two_against_one(pos, v); /* for red */
     eval_trace_add(t, "two against one", drawn, 0);
     eval_trace_fixed(t, RED, drawn);
