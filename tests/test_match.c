@@ -511,6 +511,7 @@ START_TEST(books_read_for_their_games)
     } books[] = {
         {"bench/books/brax-unbalanced.txt", "brax", 1000},     {"bench/books/brax-unbalanced.txt", "brax-zillions", 1000},
         {"bench/books/brax-small-leads.txt", "brax", 1000},    {"bench/books/brax-small-leads.txt", "brax-zillions", 1000},
+        {"bench/books/brax-endings.txt", "brax", 150},
         {"bench/books/brandubh-balanced.txt", "brandubh", 200},
         {"bench/books/brandubh-balanced.txt", "brandubh-v2", 200}, {"bench/books/bolix-balanced.txt", "bolix", 200},
         {"bench/books/brandubh-results.txt", "brandubh", 300},  {"bench/books/brandubh-v2-results.txt", "brandubh-v2", 200},
