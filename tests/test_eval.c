@@ -26,6 +26,23 @@ static int weight_index(const game_t *g, const char *name)
     return k;
 }
 
+/* The index of a weight the game must have. */
+static int weight_needed(const game_t *g, const char *name)
+{
+    int k = weight_index(g, name);
+    ck_assert_msg(k < g->weights->count, "%s has no weight \"%s\"", g->name, name);
+    return k;
+}
+
+/* The position's evaluation, with its terms and coefficients into t. */
+static score_t evaluate_traced(const game_t *g, const char *fen, eval_trace_t *t)
+{
+    position_t pos;
+    load_fen(g, &pos, fen);
+    memset(t, 0, sizeof *t);
+    return g->evaluate(&pos, t);
+}
+
 /* Each team's value: its terms summed. */
 static void term_sums(const eval_trace_t *t, int teams, int sum[MAX_PLAYERS])
 {
@@ -231,6 +248,68 @@ START_TEST(brax_lead_grows_as_men_come_off)
 }
 END_TEST
 
+/* Jinxx: a top falls to an equal pyramid (destroyed: "can destroy") or to
+ * a smaller one landing on it ("can cover"), and neither to a larger one;
+ * a small top can only be destroyed, a large one also covered. */
+START_TEST(jinxx_smaller_pyramid_covers_a_larger_top)
+{
+    static const struct {
+        const char *fen;
+        int destroy[2], cover[2], coverable[2], small[2], large[2]; /* the coefficients, South and North */
+    } cases[] = {
+        /* M below L: covers it; a large top */
+        {".,.,./L2,.,./M1,.,. 133/033 p1 - 0", {0, 0}, {1, 0}, {0, -1}, {0, 0}, {0, 1}},
+        /* M beside M: strikes */
+        {".,.,./M2,.,./M1,.,. 133/133 p2 - 0", {1, 1}, {0, 0}, {0, 0}, {0, 0}, {0, 0}},
+        /* an S on top: no room, and a small top */
+        {".,.,./L2S1,.,./M1,.,. 133/033 p1 - 0", {0, 0}, {0, 0}, {0, 0}, {1, 0}, {0, 0}},
+        /* the top M, not the L below */
+        {".,.,./L1M2,.,./M1,.,. 033/133 p1 - 0", {1, 1}, {0, 0}, {0, 0}, {0, 0}, {0, 0}},
+    };
+    const game_t *g = variants_find("jinxx");
+    int destroy = weight_needed(g, "can destroy"), cover = weight_needed(g, "can cover");
+    int coverable = weight_needed(g, "coverable"), small = weight_needed(g, "small top");
+    int large = weight_needed(g, "large top");
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        eval_trace_t t;
+        evaluate_traced(g, cases[c].fen, &t);
+        for (int p = 0; p < 2; p++) {
+            ck_assert_msg(t.coef[destroy][p] == cases[c].destroy[p], "%s: destroy %d", cases[c].fen, p);
+            ck_assert_msg(t.coef[cover][p] == cases[c].cover[p], "%s: cover %d", cases[c].fen, p);
+            ck_assert_msg(t.coef[coverable][p] == cases[c].coverable[p], "%s: coverable %d", cases[c].fen, p);
+            ck_assert_msg(t.coef[small][p] == cases[c].small[p], "%s: small top %d", cases[c].fen, p);
+            ck_assert_msg(t.coef[large][p] == cases[c].large[p], "%s: large top %d", cases[c].fen, p);
+        }
+    }
+}
+END_TEST
+
+/* Jinxx: the faces of the die that would complete a line count as "win
+ * odds" for the player who rolls next, as "later odds" for the others.
+ * North holds a2, b2 and c3: an S to c2 or an L to a1 completes a line,
+ * five faces of six. */
+START_TEST(jinxx_line_odds_split_by_who_rolls_next)
+{
+    static const struct {
+        const char *fen;
+        int now, later; /* North's coefficients */
+    } cases[] = {
+        {".,.,S2/L2,M2,./.,.,. 333/220 p1 - 0", 0, 5}, /* South rolls next */
+        {".,.,S2/L2,M2,./.,.,. 333/220 p2 - 0", 5, 0}, /* North does */
+    };
+    const game_t *g = variants_find("jinxx");
+    int now = weight_needed(g, "win odds"), later = weight_needed(g, "later odds");
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        eval_trace_t t;
+        evaluate_traced(g, cases[c].fen, &t);
+        ck_assert_int_eq(t.coef[now][1], cases[c].now);
+        ck_assert_int_eq(t.coef[later][1], cases[c].later);
+        ck_assert_int_eq(t.coef[now][0], 0);
+        ck_assert_int_eq(t.coef[later][0], 0);
+    }
+}
+END_TEST
+
 Suite *suite_eval(void)
 {
     Suite *s = suite_create("eval");
@@ -241,6 +320,8 @@ Suite *suite_eval(void)
     tcase_add_test(tc, brandubh_defenders_edge_is_one_weight_per_version);
     tcase_add_test(tc, bolix_side_to_move_is_worth_its_weight);
     tcase_add_test(tc, brax_lead_grows_as_men_come_off);
+    tcase_add_test(tc, jinxx_smaller_pyramid_covers_a_larger_top);
+    tcase_add_test(tc, jinxx_line_odds_split_by_who_rolls_next);
     suite_add_tcase(s, tc);
     return s;
 }

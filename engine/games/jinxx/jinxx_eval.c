@@ -1,6 +1,7 @@
 /*
  * jinxx_eval.c: Jinxx's evaluation, with every weight: each player's value
- * (the centre, lines, pyramids kept, strikes, the odds of the next roll),
+ * (the centre, lines, pyramids kept, tops it can take or lose, the sizes of
+ * its tops, the odds of completing a line on the next rolls),
  * for the paranoid and Best-Reply searches and for two players. Reads the
  * position; may not change it.
  */
@@ -8,21 +9,43 @@
 
 /* Every weight of the evaluation, by name: `eval` shows them with their
  * contributions, a tuner changes them (jinxx_weights). Fitted by `denham
- * tune` to 64,661 positions of two-player self-play at 20,000 nodes a move
- * (`denham datagen --variant jinxx --games 8000 --nodes 20000 --seed 8`),
- * the hand-set values in the comments; the same table serves three and four
- * players. The centre turned negative: in play the centre top, next to
- * every cell, is the one most often struck. */
-enum { W_CENTRE, W_LINE_TWO, W_LINE_ONE, W_PYRAMID, W_DANGER, W_STRIKE, W_EXPOSED, W_WIN_ODDS, W_COUNT };
+ * tune` to two-player self-play of 351dbba (`denham datagen --variant
+ * jinxx`: 95,643 positions of 12,000 games at --nodes 20000, seed 33, and
+ * 30,971 of 4,000 at --nodes 60000, seed 36); the first eight were set by
+ * hand at first (the values in the comments), then fitted to 64,661
+ * positions at 20,000 nodes. The same table serves three and four players.
+ * The centre is negative: in play the centre top, next to every cell, is
+ * the one most often struck. */
+enum {
+    W_CENTRE,
+    W_LINE_TWO,
+    W_LINE_ONE,
+    W_PYRAMID,
+    W_DANGER,
+    W_STRIKE,
+    W_EXPOSED,
+    W_WIN_ODDS,
+    W_COVER,
+    W_COVERED,
+    W_SMALL_TOP,
+    W_LARGE_TOP,
+    W_LATER_ODDS,
+    W_COUNT
+};
 static eval_weight_t weight[W_COUNT] = {
-    [W_CENTRE] = {"centre", -118},       /* was 40: the centre top, on every line */
-    [W_LINE_TWO] = {"line of two", 147}, /* was 70: two of a line's three tops, the third open to us */
-    [W_LINE_ONE] = {"line of one", 58},  /* was 10 */
-    [W_PYRAMID] = {"pyramid", 200},      /* was 12: each pyramid kept */
-    [W_DANGER] = {"danger", 61},         /* was 120: each pyramid fewer than five: vaporization nears */
-    [W_STRIKE] = {"can destroy", 75},    /* was 25: a top of ours that can destroy an enemy top now */
-    [W_EXPOSED] = {"exposed", 65},       /* was 15: a top of ours an enemy top can destroy */
-    [W_WIN_ODDS] = {"win odds", 49},     /* was 120: the next roller, times the faces (of six) completing a line */
+    [W_CENTRE] = {"centre", -69},       /* was 40: the centre top, on every line */
+    [W_LINE_TWO] = {"line of two", 89}, /* was 70: two of a line's three tops, the third open to us */
+    [W_LINE_ONE] = {"line of one", 32}, /* was 10 */
+    [W_PYRAMID] = {"pyramid", 165},     /* was 12: each pyramid kept */
+    [W_DANGER] = {"danger", 115},       /* was 120: each pyramid fewer than five: vaporization nears */
+    [W_STRIKE] = {"can destroy", 62},   /* was 25: a top of ours that can destroy an enemy top now */
+    [W_EXPOSED] = {"exposed", 55},      /* was 15: a top of ours an enemy top can destroy */
+    [W_WIN_ODDS] = {"win odds", 55},    /* was 120: the next roller, times the faces (of six) completing a line */
+    [W_COVER] = {"can cover", 12},      /* an enemy top a smaller pyramid of ours can land on now */
+    [W_COVERED] = {"coverable", 12},    /* a top of ours a smaller enemy pyramid can land on */
+    [W_SMALL_TOP] = {"small top", 71},  /* a top S of ours: only an S can take it */
+    [W_LARGE_TOP] = {"large top", 39},  /* a top L of ours (an M top is neither) */
+    [W_LATER_ODDS] = {"later odds", 82}, /* the others than the next roller, times their faces completing a line */
 };
 #define W(k) (weight[k].value)
 
@@ -81,52 +104,97 @@ static unsigned reach(const jinxx_t *b, int p, int s)
     return r & landable(b, s);
 }
 
+/* Where one player's reach meets the others' tops, and theirs meets its
+ * own: a top of size s falls to an equal pyramid landing on it (destroyed)
+ * or to a smaller one (covered); both take the cell from its owner. */
+typedef struct contact {
+    int strikes, covers;        /* enemy tops p can destroy, cover */
+    int exposures, coverables;  /* p's tops an enemy can destroy, cover (once per enemy) */
+} contact_t;
+
+/* The cells where an s lands on a larger top: a larger pyramid there, no
+ * s (which it would strike instead). */
+static unsigned cover_cells(const jinxx_t *b, int s)
+{
+    unsigned larger = 0;
+    for (int bigger = s + 1; bigger < 3; bigger++)
+        larger |= b->sizes[bigger];
+    return larger & ~b->sizes[s];
+}
+
+static contact_t contacts(const jinxx_t *b, int p, const unsigned top[MAX_PLAYERS],
+                          unsigned reached[MAX_PLAYERS][3])
+{
+    contact_t c = {0};
+    unsigned enemy_tops = 0;
+    for (int q = 0; q < b->players; q++)
+        if (q != p)
+            enemy_tops |= top[q];
+    for (int s = 0; s < 3; s++) {
+        unsigned coverable = cover_cells(b, s), mine = top[p] & b->occ[p][s];
+        c.strikes += popcount9(reached[p][s] & enemy_tops & b->sizes[s]);
+        c.covers += popcount9(reached[p][s] & enemy_tops & coverable);
+        for (int q = 0; q < b->players; q++)
+            if (q != p) {
+                c.exposures += popcount9(reached[q][s] & mine);
+                c.coverables += popcount9(reached[q][s] & top[p] & coverable);
+            }
+    }
+    return c;
+}
+
 /* Each player's value: the sum of its terms, recorded in the trace. */
 static void evaluate_all(const jinxx_t *b, score_t value[MAX_PLAYERS], eval_trace_t *t)
 {
+    unsigned top[MAX_PLAYERS] = {0}, reached[MAX_PLAYERS][3] = {{0}};
     for (int p = 0; p < MAX_PLAYERS; p++)
         value[p] = 0;
-    unsigned top[MAX_PLAYERS] = {0};
-    for (int p = 0; p < b->players; p++)
+    for (int p = 0; p < b->players; p++) {
         top[p] = tops(b, p);
+        for (int s = 0; in_game(b, p) && s < 3; s++)
+            reached[p][s] = reach(b, p, s);
+    }
     for (int p = 0; p < b->players; p++) {
         if (!in_game(b, p))
             continue;
-        int at_centre = top[p] >> CENTRE & 1, twos = 0, ones = 0, strikes = 0, exposures = 0;
+        int at_centre = top[p] >> CENTRE & 1, twos = 0, ones = 0;
         for (int l = 0; l < 4; l++) {
             int have = popcount9(top[p] & lines[l]);
             twos += have == 2;
             ones += have == 1;
         }
         int left = pyramids_of(b, p), short_of = left < 5 ? 5 - left : 0;
-        for (int s = 0; s < 3; s++) {
-            unsigned enemy = 0, mine = top[p] & b->occ[p][s];
-            for (int q = 0; q < b->players; q++)
-                if (q != p)
-                    enemy |= top[q] & b->occ[q][s];
-            strikes += popcount9(reach(b, p, s) & enemy);
-            for (int q = 0; q < b->players; q++)
-                if (q != p && in_game(b, q))
-                    exposures += popcount9(reach(b, q, s) & mine);
-        }
-        /* Only the next player to roll gets the die's odds before anyone
-         * can answer; the player to move after a roll knows its face. */
-        int faces = p == next_roller(b) ? faces_allowing(line_sizes(b, p, top[p])) : 0;
+        contact_t c = contacts(b, p, top, reached);
+        /* An S top can only be destroyed (by an S), an L top also covered
+         * by either smaller size. */
+        int small_tops = popcount9(top[p] & b->sizes[SZ_S]);
+        int large_tops = popcount9(top[p] & b->sizes[SZ_L] & ~(b->sizes[SZ_S] | b->sizes[SZ_M]));
+        /* The next player to roll gets the die's odds before anyone can
+         * answer; the others' odds wait a turn, which may block them. */
+        int all_faces = faces_allowing(line_sizes(b, p, top[p]));
+        int faces = p == next_roller(b) ? all_faces : 0, later_faces = all_faces - faces;
         int centre = W(W_CENTRE) * at_centre, line = W(W_LINE_TWO) * twos + W(W_LINE_ONE) * ones;
         int material = W(W_PYRAMID) * left - W(W_DANGER) * short_of;
-        int strike = W(W_STRIKE) * strikes, exposed = -W(W_EXPOSED) * exposures, odds = W(W_WIN_ODDS) * faces;
+        int strike = W(W_STRIKE) * c.strikes, exposed = -W(W_EXPOSED) * c.exposures;
+        int cover = W(W_COVER) * c.covers - W(W_COVERED) * c.coverables;
+        int size = W(W_SMALL_TOP) * small_tops + W(W_LARGE_TOP) * large_tops;
+        int odds = W(W_WIN_ODDS) * faces, later = W(W_LATER_ODDS) * later_faces;
         if (t) {
-            const int coef[W_COUNT] = {at_centre, twos, ones, left, -short_of, strikes, -exposures, faces};
+            const int coef[W_COUNT] = {at_centre, twos, ones, left, -short_of, c.strikes, -c.exposures, faces,
+                                       c.covers, -c.coverables, small_tops, large_tops, later_faces};
             for (int k = 0; k < W_COUNT; k++)
                 eval_trace_coef(t, k, p, coef[k]);
         }
         eval_trace_set(t, "win odds", p, odds);
+        eval_trace_set(t, "later odds", p, later);
         eval_trace_set(t, "centre", p, centre);
         eval_trace_set(t, "lines", p, line);
         eval_trace_set(t, "pyramids", p, material);
         eval_trace_set(t, "can destroy", p, strike);
         eval_trace_set(t, "exposed", p, exposed);
-        value[p] = (score_t)(centre + line + material + strike + exposed + odds);
+        eval_trace_set(t, "cover", p, cover);
+        eval_trace_set(t, "top sizes", p, size);
+        value[p] = (score_t)(centre + line + material + strike + exposed + cover + size + odds + later);
     }
 }
 
