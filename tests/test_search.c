@@ -1017,18 +1017,17 @@ START_TEST(staging_hooks_agree_with_gen_moves)
 }
 END_TEST
 
-/* Issue 11: seven men against one in a corner. Without a plan (mop-up:
- * close in, drive to the edge, take the moves away) the search wandered
- * until the ply limit; at 20,000 nodes a move, both sides, red must now
- * take the last man within 200 plies. */
-START_TEST(brax_mop_up_wins_seven_against_one)
+/* Plays a Brax position to its end, both sides searching 20,000 nodes a
+ * move, for at most max_plies plies; the outcome (none at the limit). */
+static outcome_t brax_self_play(const char *fen, int max_plies, int *plies)
 {
     position_t pos;
-    load_fen(&brax_denham, &pos, "8b/9/9/9/9/9/9/9/1rrrrrrr1 r - 0");
+    load_fen(&brax_denham, &pos, fen);
     uint64_t keys[400];
     int n_keys = 0, ply = 0;
     outcome_t o = {OUTCOME_NONE, 0, NULL};
-    for (; ply < 200; ply++) {
+    ck_assert_int_le(max_plies, 400);
+    for (; ply < max_plies; ply++) {
         move_t moves[MAX_MOVES];
         if (brax_denham.gen_moves(&pos, moves) == 0) {
             o = brax_denham.outcome(&pos);
@@ -1047,6 +1046,30 @@ START_TEST(brax_mop_up_wins_seven_against_one)
         undo_t u;
         brax_denham.make(&pos, r.best, &u);
     }
+    *plies = ply;
+    return o;
+}
+
+/* Issue 11: seven men against one in a corner. Without a plan (mop-up:
+ * close in, drive to the edge, take the moves away) the search wandered
+ * until the ply limit; at 20,000 nodes a move, both sides, red must now
+ * take the last man within 200 plies. */
+START_TEST(brax_mop_up_wins_seven_against_one)
+{
+    int ply;
+    outcome_t o = brax_self_play("8b/9/9/9/9/9/9/9/1rrrrrrr1 r - 0", 200, &ply);
+    ck_assert_msg(o.kind == OUTCOME_WIN && o.players == player_bit(0), "no red win after %d plies", ply);
+}
+END_TEST
+
+/* Issue 33: three men against two, reached by trading down from a lead of
+ * one (a position of a match game). Without mop-up here the side ahead
+ * stood off until the ply limit; closing in, red takes both men within 200
+ * plies at 20,000 nodes a move. */
+START_TEST(brax_mop_up_wins_three_against_two)
+{
+    int ply;
+    outcome_t o = brax_self_play("9/9/5b1r1/9/1b7/3r5/6r2/9/9 r - 2", 200, &ply);
     ck_assert_msg(o.kind == OUTCOME_WIN && o.players == player_bit(0), "no red win after %d plies", ply);
 }
 END_TEST
@@ -1216,6 +1239,7 @@ Suite *suite_search(void)
     tcase_add_test(tc, staging_hooks_agree_with_gen_moves);
     tcase_add_test(tc, threads_report_growing_depths);
     tcase_add_test(tc, brax_mop_up_wins_seven_against_one);
+    tcase_add_test(tc, brax_mop_up_wins_three_against_two);
     tcase_add_test(tc, a_search_stopped_at_once_still_answers_well);
     tcase_add_test(tc, skill_level_picks_within_its_spread);
     suite_add_tcase(s, tc);

@@ -43,7 +43,10 @@ static eval_weight_t weight[W_COUNT] = {
     /* Mop-up: a team with a decisive majority (two men more) against at
      * most two men wins by plan, not by horizon: it closes in on each lone
      * man, drives it from the centre and takes its moves away. Without this
-     * the search wandered for 200 plies with seven men against one. */
+     * the search wandered for 200 plies with seven men against one. In the
+     * two-player games three against two is mopped up too: the side ahead
+     * traded down to it ("trade ahead") and then stood off for 300 plies,
+     * while closing in wins most of it (mop_up_needs). */
     [W_MOPUP_CLOSE] = {"mop-up closeness", 3},
     [W_MOPUP_EDGE] = {"mop-up edge", 12},
     [W_MOPUP_SHUT] = {"mop-up shut in", 6},
@@ -154,10 +157,18 @@ static int next_of_team(const brax_t *b, int t)
     return t;
 }
 
+/* The men a team needs to mop up nw men (at most two): two more, or three
+ * against two in the two-player games. Not five against three: closing in
+ * there lost games that trading down to three against two won. */
+static int mop_up_needs(const brax_t *b, int nw)
+{
+    return nw == 2 && !team_game(b) ? 3 : nw + 2;
+}
+
 static int mop_up(const brax_t *b, int strong, eval_trace_t *t)
 {
     int weak = strong ^ 1, ns = bb128_popcount(b->team[strong]), nw = bb128_popcount(b->team[weak]);
-    if (nw == 0 || nw > 2 || ns < nw + 2)
+    if (nw == 0 || nw > 2 || ns < mop_up_needs(b, nw))
         return 0;
     int edge = 0, close = 0, shut = 0;
     for (bb128_t w = b->team[weak]; !bb128_empty(w);) {
