@@ -137,7 +137,7 @@ END_TEST
 /* A data set made from known weights and K, with the results the
  * predictions themselves: the tuner finds K from those weights, and the
  * weights from a start far from them. */
-static void check_recovery(const char *variant, double k_true)
+static void check_recovery(const char *variant, double k_true, int iterations)
 {
     const game_t *g = variants_find(variant);
     const eval_weights_t *ws = g->weights;
@@ -181,7 +181,7 @@ static void check_recovery(const char *variant, double k_true)
     for (int j = 0; j < ws->count; j++)
         w[j] = w_true[j] * 0.5 + 5;
     double start = texel_loss(&d, w, k_true, 2);
-    texel_options_t o = {.iterations = 3000, .rate = 2.0, .threads = 2};
+    texel_options_t o = {.iterations = iterations, .rate = 2.0, .threads = 2};
     double end = texel_tune(&d, w, k_true, &o);
     ck_assert_msg(end < start, "%s: loss %f -> %f", variant, start, end);
     for (int j = 0; j < ws->count; j++) {
@@ -196,9 +196,11 @@ static void check_recovery(const char *variant, double k_true)
 
 START_TEST(tuner_finds_known_weights)
 {
-    check_recovery("brandubh", 0.8);
-    check_recovery("bolix", 1.2);
-    check_recovery("jinxx-3p", 0.6);
+    /* Brandubh's square of the attackers lost (0 to 64) moves with the
+     * constant defenders' edge: the edge needs twice the steps. */
+    check_recovery("brandubh", 0.8, 6000);
+    check_recovery("bolix", 1.2, 3000);
+    check_recovery("jinxx-3p", 0.6, 3000);
 }
 END_TEST
 

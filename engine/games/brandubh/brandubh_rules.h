@@ -28,6 +28,7 @@ enum { PIECE_ATT = 0, PIECE_DEF = 1, PIECE_KING = 2 };
 #define SQ_THRONE 24
 #define THRONE ((bb64_t)1 << SQ_THRONE)
 #define CORNERS (bb_bit(0) | bb_bit(6) | bb_bit(42) | bb_bit(48))
+#define ATTACKERS_AT_START 8 /* the setup's, and the most a FEN may give */
 /* b2 f2 b6 f6: an attacker here guards a corner's two approaches. */
 #define CORNER_GUARDS (bb_bit(8) | bb_bit(12) | bb_bit(36) | bb_bit(40))
 /* b1 f1 a2 g2 a6 g6 b7 f7: one enemy takes a man here against the corner. */

@@ -109,7 +109,7 @@ static bool parse_fen(position_t *pos, const char *fen, char *err, size_t errlen
         return game_fail(err, errlen, "unexpected text after the side to move");
     if ((b->att | b->def) & (CORNERS | THRONE))
         return game_fail(err, errlen, "only the king may stand on the throne or a corner");
-    if (bb_popcount(b->att) > 8 || bb_popcount(b->def) > 4)
+    if (bb_popcount(b->att) > ATTACKERS_AT_START || bb_popcount(b->def) > 4)
         return game_fail(err, errlen, "too many pieces (at most 8 attackers and 4 defenders)");
     rehash(b);
     return true;
