@@ -212,24 +212,20 @@ START_TEST(brandubh_lost_attackers_cost_their_square)
     };
     for (int v = 0; v < 2; v++) {
         const game_t *g = variants_find(variants[v]);
+        int k[2] = {weight_needed(g, names[0]), weight_needed(g, names[1])};
+        int w = g->weights->w[k[v]].value;
         if (v == 0)
-            ck_assert_int_gt(g->weights->w[weight_needed(g, names[0])].value, 0);
+            ck_assert_int_gt(w, 0);
         for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-            position_t pos;
-            load_fen(g, &pos, cases[c].fen);
             eval_trace_t t;
-            memset(&t, 0, sizeof t);
-            g->evaluate(&pos, &t);
+            evaluate_traced(g, cases[c].fen, &t);
             int sq = cases[c].lost * cases[c].lost;
             for (int n = 0; n < 2; n++) {
-                int k = weight_needed(g, names[n]);
-                ck_assert_int_eq(t.coef[k][0], 0);
-                ck_assert_int_eq(t.coef[k][1], (n == v ? sq : 0));
-                if (n == v)
-                    ck_assert_msg(trace_term(&t, "attackers lost", 1) == g->weights->w[k].value * sq,
-                                  "%s %s: %d, want %d", g->name, cases[c].fen, trace_term(&t, "attackers lost", 1),
-                                  g->weights->w[k].value * sq);
+                ck_assert_int_eq(t.coef[k[n]][0], 0);
+                ck_assert_int_eq(t.coef[k[n]][1], (n == v ? sq : 0));
             }
+            int term = trace_term(&t, "attackers lost", 1);
+            ck_assert_msg(term == w * sq, "%s %s: %d, want %d", g->name, cases[c].fen, term, w * sq);
         }
     }
 }
