@@ -190,6 +190,28 @@ START_TEST(brandubh_defenders_edge_is_one_weight_per_version)
 }
 END_TEST
 
+/* A Brandubh defenders' term with one weight per version (names[0] for
+ * brandubh, names[1] for brandubh-v2): in fen, under each version, the
+ * version's weight has the coefficient want for the defenders, the other
+ * none, and the term called term is the weight times want. */
+static void check_brandubh_version_term(const char *const names[2], const char *term, const char *fen, int want)
+{
+    static const char *const variants[] = {"brandubh", "brandubh-v2"};
+    for (int v = 0; v < 2; v++) {
+        const game_t *g = variants_find(variants[v]);
+        int k[2] = {weight_needed(g, names[0]), weight_needed(g, names[1])};
+        eval_trace_t t;
+        evaluate_traced(g, fen, &t);
+        for (int n = 0; n < 2; n++) {
+            ck_assert_int_eq(t.coef[k[n]][0], 0);
+            ck_assert_msg(t.coef[k[n]][1] == (n == v ? want : 0), "%s %s: %s %d, want %d", g->name, fen, names[n],
+                          t.coef[k[n]][1], n == v ? want : 0);
+        }
+        int w = g->weights->w[k[v]].value, value = trace_term(&t, term, 1);
+        ck_assert_msg(value == w * want, "%s %s: %s %d, want %d", g->name, fen, term, value, w * want);
+    }
+}
+
 /* Each attacker taken costs the blockade more than the one before (issue
  * 33: the defenders won 53% of brandubh self-play positions at 8 attackers
  * against 3 defenders, 75% at 7, 89% at 6): the defenders' term is the
@@ -198,7 +220,6 @@ END_TEST
  * now: the evaluation says why). */
 START_TEST(brandubh_lost_attackers_cost_their_square)
 {
-    static const char *const variants[] = {"brandubh", "brandubh-v2"};
     static const char *const names[] = {"attackers lost, squared", "attackers lost, squared v2"};
     static const struct {
         const char *fen;
@@ -210,24 +231,35 @@ START_TEST(brandubh_lost_attackers_cost_their_square)
         {"3a3/3a3/3d3/1adkdaa/3d3/7/7 d", 3},
         {"7/7/3d3/2dkd2/3d3/7/1a5 a", 7},
     };
-    for (int v = 0; v < 2; v++) {
-        const game_t *g = variants_find(variants[v]);
-        int k[2] = {weight_needed(g, names[0]), weight_needed(g, names[1])};
-        int w = g->weights->w[k[v]].value;
-        if (v == 0)
-            ck_assert_int_gt(w, 0);
-        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-            eval_trace_t t;
-            evaluate_traced(g, cases[c].fen, &t);
-            int sq = cases[c].lost * cases[c].lost;
-            for (int n = 0; n < 2; n++) {
-                ck_assert_int_eq(t.coef[k[n]][0], 0);
-                ck_assert_int_eq(t.coef[k[n]][1], (n == v ? sq : 0));
-            }
-            int term = trace_term(&t, "attackers lost", 1);
-            ck_assert_msg(term == w * sq, "%s %s: %d, want %d", g->name, cases[c].fen, term, w * sq);
-        }
-    }
+    const game_t *g = variants_find("brandubh");
+    ck_assert_int_gt(g->weights->w[weight_needed(g, names[0])].value, 0);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        check_brandubh_version_term(names, "attackers lost", cases[c].fen, cases[c].lost * cases[c].lost);
+}
+END_TEST
+
+/* The king's freedom grows with the attackers taken: the defenders' term
+ * is the weight times the squares the king reaches times the attackers
+ * missing from the 8 of the setup, one weight per version (brandubh's is
+ * 0: not measured there). */
+START_TEST(brandubh_free_king_counts_reach_times_attackers_lost)
+{
+    static const char *const names[] = {"free king", "free king v2"};
+    static const struct {
+        const char *fen;
+        int reach, lost;
+    } cases[] = {
+        {"3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a", 0, 0}, /* the start: boxed in by its own men */
+        {"3a3/3a3/7/aa1k1aa/7/3a3/3a3 d", 4, 0},
+        {"3a3/7/7/a2k2a/7/7/3a3 d", 8, 4},
+        {"7/7/7/3k3/7/7/1a5 a", 12, 7},
+        {"7/7/3d3/2dkd2/3d3/7/1a5 a", 0, 7},
+        {"7/7/1a5/7/3d3/7/4k2 d", 12, 7}, /* e2 to e7 and all of rank 1, its corners too */
+    };
+    const game_t *g = variants_find("brandubh-v2");
+    ck_assert_int_gt(g->weights->w[weight_needed(g, names[1])].value, 0);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        check_brandubh_version_term(names, "free king", cases[c].fen, cases[c].reach * cases[c].lost);
 }
 END_TEST
 
@@ -354,6 +386,7 @@ Suite *suite_eval(void)
     tcase_add_test(tc, changing_a_weight_changes_the_evaluation);
     tcase_add_test(tc, brandubh_defenders_edge_is_one_weight_per_version);
     tcase_add_test(tc, brandubh_lost_attackers_cost_their_square);
+    tcase_add_test(tc, brandubh_free_king_counts_reach_times_attackers_lost);
     tcase_add_test(tc, bolix_side_to_move_is_worth_its_weight);
     tcase_add_test(tc, brax_lead_grows_as_men_come_off);
     tcase_add_test(tc, jinxx_smaller_pyramid_covers_a_larger_top);

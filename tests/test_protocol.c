@@ -626,15 +626,15 @@ END_TEST
  * n, or a game with dice, is one error line and no search. */
 START_TEST(go_mate)
 {
-    /* brandubh-v2: in brandubh the defenders' capture d4g4 outscores this
-     * mate until depth 5 (the square of the attackers lost prizes it) */
+    /* A mate in 3 (5 plies) for the defenders: the capture d4g4 outscores
+     * it until depth 4 in brandubh-v2 (the free king prizes it) and 5 in
+     * brandubh (the square of the attackers lost); the search stops there,
+     * not at depth 12 */
     const char *out = run("setoption name UCI_Variant value brandubh-v2\n"
                           "position fen 1a2a2/3a2a/2dd3/a2k3/d2a3/3a3/1a2d2 d\ngo mate 3\n");
     ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
-    /* a mate in 3 is 5 plies: found at depth 2, as quiescence follows the
-     * king's threats to reach a corner */
-    ck_assert_int_eq(count_lines_starting(out, "info depth 2 "), 1);
-    ck_assert_int_eq(count_lines_starting(out, "info depth 3 "), 0);
+    ck_assert_int_eq(count_lines_starting(out, "info depth 4 "), 1);
+    ck_assert_int_eq(count_lines_starting(out, "info depth 5 "), 0);
     ck_assert(strstr(out, " score mate 3 "));
     out = run_bdb("go mate 1\n"); /* none in the start position: depth 4, then the answer */
     ck_assert_int_eq(count_lines_starting(out, "info depth 4 "), 1);

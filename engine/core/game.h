@@ -77,6 +77,7 @@
 #ifndef DENHAM_GAME_H
 #define DENHAM_GAME_H
 
+#include <assert.h>
 #include <stddef.h>
 
 #include "json.h"
@@ -352,6 +353,7 @@ void eval_trace_set(eval_trace_t *t, const char *name, int team, int value);
 /* Adds c to team's coefficient of weight k (no-op without a trace). */
 static inline void eval_trace_coef(eval_trace_t *t, int k, int team, int c)
 {
+    assert(k >= 0 && k < EVAL_WEIGHTS_MAX && team >= 0 && team < MAX_PLAYERS);
     if (t)
         t->coef[k][team] += c;
 }
