@@ -241,7 +241,7 @@ END_TEST
 /* The king's freedom grows with the attackers taken: the defenders' term
  * is the weight times the squares the king reaches times the attackers
  * missing from the 8 of the setup, one weight per version (brandubh's is
- * 0: not measured there). */
+ * 0: the evaluation says why). */
 START_TEST(brandubh_free_king_counts_reach_times_attackers_lost)
 {
     static const char *const names[] = {"free king", "free king v2"};
