@@ -230,7 +230,8 @@ static bool engine_up(worker_t *w, int e, int slot)
     eproc_t *p = &w->eng[e][slot];
     if (p->pid)
         return true;
-    if (!eproc_start(p, ec->cmd, cfg->log_path))
+    eproc_spec_t spec = {.cmd = ec->cmd, .log_path = cfg->log_path};
+    if (!eproc_spawn(p, &spec))
         return false;
     char buf[512];
     bool ok = eproc_send(p, "ugi") &&
@@ -605,6 +606,9 @@ static void *worker_main(void *arg)
 {
     worker_t *w = arg;
     shared_t *sh = w->sh;
+    for (int e = 0; e < MATCH_MAX_ENGINES; e++)
+        for (int k = 0; k < MAX_PLAYERS; k++)
+            eproc_init(&w->eng[e][k]);
     for (;;) {
         pthread_mutex_lock(&sh->lock);
         while (sh->next_game < sh->total_games && !match_in_shard(sh->cfg, sh->next_game))
@@ -620,8 +624,10 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&sh->lock);
     }
     for (int e = 0; e < MATCH_MAX_ENGINES; e++)
-        for (int k = 0; k < MAX_PLAYERS; k++)
+        for (int k = 0; k < MAX_PLAYERS; k++) {
             eproc_stop(&w->eng[e][k], 1000);
+            eproc_destroy(&w->eng[e][k]);
+        }
     record_free(&w->rec);
     textbuf_free(&w->text);
     return NULL;
