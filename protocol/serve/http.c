@@ -76,9 +76,11 @@ static int parse_header(const char *c, size_t n, http_request_t *req)
     for (const char *k = c; k < colon; k++)
         if (!token_char(*k)) /* no blank before the colon (RFC 9112 5.1) */
             return 400;
-    for (size_t i = 0; i < n; i++)
-        if ((c[i] < 0x20 && c[i] != '\t') || c[i] == 0x7f)
+    for (size_t i = 0; i < n; i++) { /* bytes from 0x80 are obs-text (RFC 9110 5.5): a cookie may hold them */
+        unsigned char b = (unsigned char)c[i];
+        if ((b < 0x20 && b != '\t') || b == 0x7f)
             return 400;
+    }
     size_t key_len = (size_t)(colon - c), value_len = n - key_len - 1;
     const char *value = colon + 1;
 #define IS(name) (key_len == strlen(name) && strncasecmp(c, name, key_len) == 0)
@@ -177,19 +179,31 @@ const char *http_reason(int status)
     }
 }
 
-/* Splits "name:port" (or "[v6]:port"); false when malformed. */
+/* Splits "name:port" (or "[v6]:port"); a Host without a port names port
+ * 80, as a browser writes it for that port (RFC 9110 7.2); false when
+ * malformed. */
 static bool split_host(const char *host, char *name, size_t cap, int *port)
 {
-    const char *colon = host[0] == '[' ? strstr(host, "]:") : strrchr(host, ':');
-    if (!colon)
-        return false;
-    if (host[0] == '[')
-        colon++;
+    const char *colon;
+    if (host[0] == '[') {
+        const char *close = strchr(host, ']');
+        if (!close || (close[1] != ':' && close[1] != 0))
+            return false;
+        colon = close + 1;
+    } else {
+        colon = strrchr(host, ':');
+        if (!colon)
+            colon = host + strlen(host);
+    }
     size_t n = (size_t)(colon - host);
     if (n == 0 || n >= cap)
         return false;
     memcpy(name, host, n);
     name[n] = 0;
+    if (*colon == 0) {
+        *port = 80;
+        return true;
+    }
     const char *p = colon + 1;
     if (!*p || strlen(p) > 5)
         return false;
@@ -266,4 +280,68 @@ bool http_command_ok(const char *body, size_t len, const char **why)
         }
     }
     return true;
+}
+
+/* The words of a command line as the engine splits them (blanks), at most
+ * max; their number, or max + 1 when there are more. */
+static int split_words(const char *line, size_t len, const char **word, size_t *word_len, int max)
+{
+    int n = 0;
+    for (size_t i = 0; i < len;) {
+        while (i < len && (line[i] == ' ' || line[i] == '\t'))
+            i++;
+        if (i == len)
+            break;
+        size_t start = i;
+        while (i < len && line[i] != ' ' && line[i] != '\t')
+            i++;
+        if (n == max)
+            return max + 1;
+        word[n] = line + start;
+        word_len[n++] = i - start;
+    }
+    return n;
+}
+
+static bool word_is(const char *w, size_t n, const char *text) { return n == strlen(text) && strncmp(w, text, n) == 0; }
+
+int http_command_limit(const char *line, size_t len, long max_hash_mb, long max_threads, char *out, size_t cap,
+                       const char **why)
+{
+    const char *w[8];
+    size_t wl[8];
+    int n = split_words(line, len, w, wl, 8);
+    if (n < 4 || n > 8 || wl[0] != 9 || strncasecmp(w[0], "setoption", 9) != 0 || !word_is(w[1], wl[1], "name"))
+        return HTTP_LIMIT_OK; /* not a setoption, or one with a name of many words: none of these two */
+    int v = 2;
+    while (v < n && !word_is(w[v], wl[v], "value"))
+        v++;
+    if (v != 3) /* the name is one word: Hash or Threads */
+        return HTTP_LIMIT_OK;
+    bool hash = wl[2] == 4 && strncasecmp(w[2], "Hash", 4) == 0;
+    bool threads = wl[2] == 7 && strncasecmp(w[2], "Threads", 7) == 0;
+    if (!hash && !threads)
+        return HTTP_LIMIT_OK;
+    long max = hash ? max_hash_mb : max_threads;
+    bool number = n == 5 && wl[4] > 0 && wl[4] <= 18;
+    long long value = 0;
+    for (size_t i = 0; number && i < wl[4]; i++) {
+        number = w[4][i] >= '0' && w[4][i] <= '9';
+        value = value * 10 + (w[4][i] - '0');
+    }
+    if (!number) {
+        *why = hash ? "Hash takes a whole number of MB (the server's limit: --max-hash-mb)"
+                    : "Threads takes a whole number (the server's limit: --max-threads)";
+        return HTTP_LIMIT_REFUSED;
+    }
+    if (value <= max)
+        return HTTP_LIMIT_OK;
+    int k = snprintf(out, cap, "setoption name %.*s value %ld", (int)wl[2], w[2], max);
+    if (k <= 0 || (size_t)k >= cap) {
+        *why = "the option's value is over the server's limit";
+        return HTTP_LIMIT_REFUSED;
+    }
+    *why = hash ? "Hash is over this server's limit (--max-hash-mb)"
+                : "Threads is over this server's limit (--max-threads)";
+    return HTTP_LIMIT_CAPPED;
 }

@@ -63,4 +63,15 @@ size_t http_sse_frame(char *out, size_t cap, unsigned long long id, const char *
  * false with the reason. */
 bool http_command_ok(const char *body, size_t len, const char **why);
 
+/* The server's limits on what a command may ask of the machine:
+ * `setoption name Hash value N` over max_hash_mb MB, or Threads over
+ * max_threads (the words split at blanks as the engine splits them, the
+ * command word and the option's name in any case), is CAPPED: out[cap]
+ * holds the same command at the limit, *why says so. A Hash or Threads
+ * whose value is not a whole number is REFUSED (*why); anything else is
+ * OK, unchanged. */
+enum { HTTP_LIMIT_OK, HTTP_LIMIT_CAPPED, HTTP_LIMIT_REFUSED };
+int http_command_limit(const char *line, size_t len, long max_hash_mb, long max_threads, char *out, size_t cap,
+                       const char **why);
+
 #endif
