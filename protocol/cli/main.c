@@ -36,6 +36,7 @@ static int usage(FILE *out, int status)
                  "                   FILE...\n"
                  "                                            fits the evaluation's weights to datagen's results\n"
                  "       denham serve [--port N] [--host ADDR] [--engine CMD] [--max-sessions N] [--idle-seconds N]\n"
+                 "                    [--max-hash-mb N] [--max-threads N]\n"
                  "                                            the board in a browser (prints the address to open)\n"
                  "       denham --help                        this text\n");
     return status;

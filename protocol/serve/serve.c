@@ -5,22 +5,38 @@
  * of its own (a session, sessions.h): a child process speaking PROTOCOL.md
  * on pipes, whose output goes to the page as Server-Sent Events and whose
  * input is the page's commands, one protocol line each. This file listens,
- * parses (http.h), checks and routes; sessions.c keeps the engines.
+ * reads requests, checks and routes; http.c parses; sessions.c keeps the
+ * engines.
+ *
+ * The door and the workers. One thread (the door) accepts connections and
+ * reads every request, head and body, with poll: a connection costs no
+ * thread until its request is whole, and each has REQUEST_MS from its
+ * accept to send it all. A peer address holds at most PEER_SLOW_MAX
+ * connections that are more than SLOW_MS into their request (the oldest
+ * beyond are ended with 408), and a new connection to a full door ends the
+ * oldest slow one: a client that trickles bytes, from any number of
+ * connections, cannot keep a prompt one out, even from the same address.
+ * A whole request goes to a worker thread of its own (at most WORKERS_MAX),
+ * which answers it; an event stream keeps its worker while it is open.
  *
  * Safe by default: loopback unless told otherwise, Host and Origin checked
- * on every request, every size, count and wait bounded, only the embedded
- * files served, and no child process left behind (each engine dies with
- * the server, and every one is reaped).
+ * on every request, every size, count and wait bounded (no request waits
+ * on an engine longer than ENGINE_WRITE_MS), only the embedded files
+ * served, the options that would take the machine (Hash, Threads) capped,
+ * and no child process left behind (each engine dies with the server, as a
+ * process group, and every one is reaped); SIGTERM ends it within 2 s.
  *
  * May not reach into the engine or any game: it only relays lines.
  */
-#define _GNU_SOURCE /* accept4 */
+#define _GNU_SOURCE /* accept4, POLLRDHUP */
 #include "serve.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -28,26 +44,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../../engine/core/number.h"
+#include "../../engine/core/timeman.h"
 #include "http.h"
 #include "sessions.h"
 #include "web_assets.h"
 
-#define CONNECTIONS_MAX 64       /* requests served at once; more get 503 at once */
-#define IO_TIMEOUT_S 10          /* a client that sends or reads nothing for this long is dropped */
-#define HEARTBEAT_MS 15000       /* an event stream's comment line, so that proxies and pages see it live */
+#define DOOR_MAX 512          /* connections whose request is still arriving */
+#define WORKERS_MAX 128       /* requests being answered at once (event streams among them); more get 503 */
+#define REQUEST_MS 10000      /* from accept to the whole request, head and body; else 408 */
+#define SLOW_MS 1000          /* a connection this far into its request is slow */
+#define PEER_SLOW_MAX 16      /* slow connections one address may hold */
+#define SEND_MS 10000         /* the longest one answer (or one event) may take to be read */
+#define LINGER_MS 1000        /* after an answer, unread bytes are drained this long before the close */
+#define LINGER_BYTES (512 * 1024)
+#define HEARTBEAT_MS 15000    /* an event stream's comment line, so that proxies and pages see it live */
+#define STREAM_SLICE_MS 500   /* an event stream looks for its page's close this often */
+#define STOP_WORKERS_MS 300   /* at SIGTERM, workers have this long to finish */
 #define THREAD_STACK (256 * 1024)
 
 static struct server {
     serve_config_t cfg;
     char engine_path[4096]; /* this binary, for the default engine */
     int listen_fd;
+    int wake[2]; /* the signal handler writes here: the door wakes */
     int port;
-    atomic_int connections;
+    atomic_int workers;
     atomic_bool stopping;
 } S;
 
@@ -64,16 +91,26 @@ static void log_line(const char *fmt, ...)
 
 /* ---- answering ---- */
 
-static bool send_all(int fd, const char *buf, size_t len)
+/* Sends it all before deadline_ms (the socket is non-blocking); false when
+ * the client went, did not read in time, or the server is stopping. */
+static bool send_all(int fd, const char *buf, size_t len, int64_t deadline_ms)
 {
     while (len > 0) {
-        ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
+        ssize_t n = send(fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n > 0) {
+            buf += n;
+            len -= (size_t)n;
+            continue;
+        }
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
+        if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
             return false;
-        buf += n;
-        len -= (size_t)n;
+        int64_t left = deadline_ms - timeman_now_ms();
+        if (left <= 0 || atomic_load(&S.stopping))
+            return false;
+        struct pollfd p = {fd, POLLOUT, 0};
+        poll(&p, 1, left < 100 ? (int)left : 100);
     }
     return true;
 }
@@ -86,59 +123,132 @@ static const char *const security_headers =
     "Content-Security-Policy: default-src 'self'; style-src 'self'; script-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; frame-ancestors 'none'\r\n";
 
-static void respond(int fd, int status, const char *type, const char *body, size_t len)
+/* Every answer but the event stream is written here: the length is the
+ * body's, counted; with head_only (HEAD) the body is not sent. */
+static void respond_full(int fd, int status, const char *type, const char *body, size_t len, bool head_only,
+                         int64_t deadline_ms)
 {
     char head[1024];
     int n = snprintf(head, sizeof head,
                      "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n%s\r\n", status,
                      http_reason(status), type, len, security_headers);
-    if (n > 0 && (size_t)n < sizeof head && send_all(fd, head, (size_t)n))
-        send_all(fd, body, len);
+    if (n > 0 && (size_t)n < sizeof head && send_all(fd, head, (size_t)n, deadline_ms) && !head_only)
+        send_all(fd, body, len, deadline_ms);
 }
 
-/* A JSON error: {"error": message}; the page shows the message. */
-static void respond_error(int fd, int status, const char *message)
+static void respond(int fd, int status, const char *type, const char *body, size_t len)
+{
+    respond_full(fd, status, type, body, len, false, timeman_now_ms() + SEND_MS);
+}
+
+/* A JSON error: {"error": message, "status": N}; the page shows the message. */
+static void respond_error_by(int fd, int status, const char *message, int64_t deadline_ms)
 {
     char body[512];
     int n = snprintf(body, sizeof body, "{\"error\":\"%s\",\"status\":%d}", message, status);
-    respond(fd, status, "application/json", body, (size_t)(n > 0 ? n : 0));
+    size_t len = n <= 0 ? 0 : (size_t)n < sizeof body ? (size_t)n : sizeof body - 1;
+    respond_full(fd, status, "application/json", body, len, false, deadline_ms);
+}
+
+static void respond_error(int fd, int status, const char *message)
+{
+    respond_error_by(fd, status, message, timeman_now_ms() + SEND_MS);
 }
 
 static void respond_json(int fd, int status, const char *json) { respond(fd, status, "application/json", json, strlen(json)); }
 
+/* The end of an answer: no more from us (the client reads to the end),
+ * then what the client still sends is read and dropped for a while, so
+ * that closing with unread bytes does not reset the connection and lose
+ * the answer. */
+static void finish(int fd)
+{
+    shutdown(fd, SHUT_WR);
+    char sink[4096];
+    size_t drained = 0;
+    for (int64_t until = timeman_now_ms() + LINGER_MS; drained < LINGER_BYTES && !atomic_load(&S.stopping);) {
+        int64_t left = until - timeman_now_ms();
+        struct pollfd p = {fd, POLLIN, 0};
+        if (left <= 0 || poll(&p, 1, left < 100 ? (int)left : 100) < 0)
+            break;
+        ssize_t n = recv(fd, sink, sizeof sink, MSG_DONTWAIT);
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+            break;
+        drained += n > 0 ? (size_t)n : 0;
+    }
+    close(fd);
+}
+
+/* True when the client of an event stream has gone (it sends nothing
+ * after its request: anything readable is its close). */
+static bool client_gone(int fd)
+{
+    struct pollfd p = {fd, POLLIN | POLLRDHUP, 0};
+    if (poll(&p, 1, 0) <= 0)
+        return false;
+    if (p.revents & (POLLRDHUP | POLLHUP | POLLERR))
+        return true;
+    char sink[512];
+    ssize_t n = recv(fd, sink, sizeof sink, MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
 /* The event stream of a session, from the entry after last_seen on. */
 static void stream_events(int fd, session_t *s, unsigned long long last_seen)
 {
+    if (!session_listen_begin(s))
+        return respond_error(fd, 429, "too many event streams on this session: close other tabs of it");
     static const char head[] = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n"
                                "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\r\nretry: 2000\n\n";
-    if (!send_all(fd, head, sizeof head - 1))
-        return;
-    session_listen_begin(s);
     size_t cap = SESSION_LINE_MAX + 256;
     char *frame = malloc(cap);
     unsigned long long next = last_seen + 1;
-    while (frame && !atomic_load(&S.stopping)) {
+    int64_t quiet_since = timeman_now_ms();
+    bool ok = frame && send_all(fd, head, sizeof head - 1, timeman_now_ms() + SEND_MS);
+    while (ok && !atomic_load(&S.stopping)) {
         size_t len;
-        session_wait_t got = session_next_frame(s, &next, HEARTBEAT_MS, frame, cap, &len);
+        session_wait_t got = session_next_frame(s, &next, STREAM_SLICE_MS, frame, cap, &len);
         if (got == SESSION_ENDED)
             break;
-        if (got == SESSION_FRAME ? len > 0 && !send_all(fd, frame, len) : !send_all(fd, ": keep-alive\n\n", 14))
+        if (got == SESSION_FRAME) {
+            ok = len == 0 || send_all(fd, frame, len, timeman_now_ms() + SEND_MS);
+            quiet_since = timeman_now_ms();
+        } else if (client_gone(fd)) {
             break;
+        } else if (timeman_now_ms() - quiet_since >= HEARTBEAT_MS) {
+            ok = send_all(fd, ": keep-alive\n\n", 14, timeman_now_ms() + SEND_MS);
+            quiet_since = timeman_now_ms();
+        }
     }
     free(frame);
     session_listen_end(s);
 }
 
-/* One protocol line from the page to the engine. */
+/* One protocol line from the page to the engine, within the server's
+ * limits on options (http_command_limit). */
 static void send_command(int fd, session_t *s, const char *body, size_t len)
 {
     const char *why;
     if (!http_command_ok(body, len, &why))
-        respond_error(fd, 400, why);
-    else if (session_send_line(s, body, len))
-        respond_json(fd, 202, "{\"ok\":true}");
-    else
-        respond_error(fd, 409, "the engine is not running (it may be restarting)");
+        return respond_error(fd, 400, why);
+    char capped[128], note[256];
+    int limit = http_command_limit(body, len, S.cfg.max_hash_mb, S.cfg.max_threads, capped, sizeof capped, &why);
+    if (limit == HTTP_LIMIT_REFUSED)
+        return respond_error(fd, 400, why);
+    if (limit == HTTP_LIMIT_CAPPED) {
+        snprintf(note, sizeof note, "info string denham serve: %s: sent as '%s'", why, capped);
+        session_note(s, note);
+        body = capped;
+        len = strlen(capped);
+    }
+    switch (session_send_line(s, body, len)) {
+    case SESSION_SENT:
+        return respond_json(fd, 202, limit == HTTP_LIMIT_CAPPED ? "{\"ok\":true,\"capped\":true}" : "{\"ok\":true}");
+    case SESSION_NOT_READING:
+        return respond_error(fd, 503, "the engine is not reading its input (it may be hung): restart it");
+    case SESSION_NO_ENGINE:
+        return respond_error(fd, 409, "the engine is not running (it may be restarting)");
+    }
 }
 
 /* /api/sessions/<id>/<action>: the id and the action, or false. */
@@ -166,19 +276,19 @@ static void serve_api(int fd, const http_request_t *req, const char *body, size_
             return respond_error(fd, 405, "use GET");
         char json[256];
         int in_use = sessions_in_use();
-        snprintf(json, sizeof json, "{\"engine\":\"%s\",\"sessions\":%d,\"maxSessions\":%d}",
-                 S.cfg.engine ? "custom" : "denham", in_use, S.cfg.max_sessions);
+        snprintf(json, sizeof json,
+                 "{\"engine\":\"%s\",\"sessions\":%d,\"maxSessions\":%d,\"maxHashMb\":%ld,\"maxThreads\":%ld}",
+                 S.cfg.engine ? "custom" : "denham", in_use, S.cfg.max_sessions, S.cfg.max_hash_mb,
+                 S.cfg.max_threads);
         return respond_json(fd, 200, json);
     }
     if (strcmp(req->path, "/api/sessions") == 0) {
         if (!post)
             return respond_error(fd, 405, "use POST to open a session");
-        bool full;
-        session_t *s = session_open(&full);
+        const char *why;
+        session_t *s = session_open(&why);
         if (!s)
-            return respond_error(fd, 503,
-                                 full ? "every engine is taken (--max-sessions): close another tab or try later"
-                                      : "the engine could not be started");
+            return respond_error(fd, 503, why);
         char json[128];
         snprintf(json, sizeof json, "{\"id\":\"%s\"}", session_id(s));
         session_release(s);
@@ -203,8 +313,10 @@ static void serve_api(int fd, const http_request_t *req, const char *body, size_
     } else if (strcmp(action, "commands") == 0 && post) {
         send_command(fd, s, body, body_len);
     } else if (strcmp(action, "restart") == 0 && post) {
-        session_restart(s);
-        respond_json(fd, 202, "{\"ok\":true}");
+        if (session_restart(s))
+            respond_json(fd, 202, "{\"ok\":true}");
+        else
+            respond_error(fd, 409, "the engine is down (it crashed too often): reload the page for a new one");
     } else if ((strcmp(action, "close") == 0 && post) || (action[0] == 0 && del)) {
         session_close(s, "closed by the page");
         respond_json(fd, 200, "{\"ok\":true}");
@@ -222,75 +334,319 @@ static void serve_request(int fd, const http_request_t *req, const char *body, s
         return respond_error(fd, 403, "requests from other sites are refused (Origin)");
     if (strncmp(req->path, "/api/", 5) == 0)
         return serve_api(fd, req, body, body_len);
-    if (strcmp(req->method, "GET") != 0 && strcmp(req->method, "HEAD") != 0)
+    bool head = strcmp(req->method, "HEAD") == 0;
+    if (strcmp(req->method, "GET") != 0 && !head)
         return respond_error(fd, 405, "the app's files are read with GET");
     const web_asset_t *a = web_asset(strcmp(req->path, "/") == 0 ? "/index.html" : req->path);
     if (!a)
         return respond_error(fd, 404, "no such file");
-    respond(fd, 200, a->type, (const char *)a->data, strcmp(req->method, "HEAD") == 0 ? 0 : a->size);
+    respond_full(fd, 200, a->type, (const char *)a->data, a->size, head, timeman_now_ms() + SEND_MS);
 }
 
-/* ---- connections ---- */
+/* ---- the workers ---- */
 
-typedef struct conn {
+typedef struct job {
     int fd;
-} conn_t;
-
-static void *connection_thread(void *arg)
-{
-    conn_t *c = arg;
-    int fd = c->fd;
-    free(c);
-    struct timeval tv = {IO_TIMEOUT_S, 0};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-    char *buf = malloc(HTTP_HEAD_MAX + HTTP_BODY_MAX + 1);
-    size_t len = 0;
     http_request_t req;
-    int status = HTTP_INCOMPLETE;
-    while (buf && status == HTTP_INCOMPLETE) {
-        ssize_t n = recv(fd, buf + len, HTTP_HEAD_MAX + 1 - len, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            status = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? 408 : -1;
-            break;
-        }
-        len += (size_t)n;
-        status = http_parse(buf, len, &req);
-        if (status == HTTP_INCOMPLETE && len > HTTP_HEAD_MAX)
-            status = 431;
-    }
-    if (buf && status == 200) {
-        size_t want = req.content_length > 0 ? (size_t)req.content_length : 0;
-        while (len < req.head_len + want) {
-            ssize_t n = recv(fd, buf + len, req.head_len + want - len, 0);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0) {
-                status = 408;
-                break;
-            }
-            len += (size_t)n;
-        }
-        if (status == 200)
-            serve_request(fd, &req, buf + req.head_len, want);
-    }
-    if (status > 200)
-        respond_error(fd, status, http_reason(status));
-    free(buf);
-    close(fd);
-    atomic_fetch_sub(&S.connections, 1);
+    char *buf; /* the request; its body at req.head_len */
+    size_t body_len;
+} job_t;
+
+static void *worker_thread(void *arg)
+{
+    job_t *j = arg;
+    serve_request(j->fd, &j->req, j->buf + j->req.head_len, j->body_len);
+    finish(j->fd);
+    free(j->buf);
+    free(j);
+    atomic_fetch_sub(&S.workers, 1);
     return NULL;
+}
+
+/* ---- the door ---- */
+
+typedef struct pending {
+    int fd;
+    int64_t accepted_ms;
+    int64_t linger_until; /* 0: its request is arriving; else answered, draining until then */
+    size_t drained;
+    struct sockaddr_storage peer;
+    char *buf;
+    size_t len, cap;
+    size_t need; /* head and body, once the head has arrived (0 before) */
+    http_request_t *req;
+} pending_t;
+
+static pending_t door[DOOR_MAX];
+static int door_n;
+
+static bool same_peer(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+    if (a->ss_family != b->ss_family)
+        return false;
+    if (a->ss_family == AF_INET)
+        return ((const struct sockaddr_in *)a)->sin_addr.s_addr == ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+    if (a->ss_family == AF_INET6)
+        return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr, &((const struct sockaddr_in6 *)b)->sin6_addr,
+                      sizeof(struct in6_addr)) == 0;
+    return true;
+}
+
+static void door_drop(int i)
+{
+    close(door[i].fd);
+    free(door[i].buf);
+    free(door[i].req);
+    door[i] = door[--door_n];
+}
+
+/* Answers from the door (a short error: it fits the socket's buffer, and
+ * the door never waits), then drains what the client still sends. */
+static void door_refuse(int i, int status, const char *message)
+{
+    respond_error_by(door[i].fd, status, message, timeman_now_ms());
+    shutdown(door[i].fd, SHUT_WR);
+    free(door[i].buf);
+    free(door[i].req);
+    door[i].buf = NULL;
+    door[i].req = NULL;
+    door[i].linger_until = timeman_now_ms() + LINGER_MS;
+    door[i].drained = 0;
+}
+
+/* The slow connection (its request still arriving) accepted first, of
+ * this peer when peer is not NULL; -1 when none. */
+static int oldest_slow(const struct sockaddr_storage *peer, int64_t now)
+{
+    int oldest = -1;
+    for (int i = 0; i < door_n; i++)
+        if (!door[i].linger_until && now - door[i].accepted_ms >= SLOW_MS && (!peer || same_peer(&door[i].peer, peer)) &&
+            (oldest < 0 || door[i].accepted_ms < door[oldest].accepted_ms))
+            oldest = i;
+    return oldest;
+}
+
+/* Hands a whole request to a worker, or answers 503 when all are busy. */
+static void door_dispatch(int i)
+{
+    pending_t *p = &door[i];
+    if (atomic_fetch_add(&S.workers, 1) >= WORKERS_MAX) {
+        atomic_fetch_sub(&S.workers, 1);
+        return door_refuse(i, 503, "the server is busy: try again");
+    }
+    job_t *j = malloc(sizeof *j);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, THREAD_STACK);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_t t;
+    bool ok = j != NULL;
+    if (ok) {
+        j->fd = p->fd;
+        j->req = *p->req;
+        j->buf = p->buf;
+        j->body_len = p->need - p->req->head_len;
+        ok = pthread_create(&t, &attr, worker_thread, j) == 0;
+    }
+    pthread_attr_destroy(&attr);
+    if (!ok) {
+        free(j);
+        atomic_fetch_sub(&S.workers, 1);
+        return door_refuse(i, 503, "the server is busy: try again");
+    }
+    /* The worker has the socket and the buffer now. */
+    free(p->req);
+    door[i] = door[--door_n];
+}
+
+/* Reads what arrived on pending connection i; true when it left the door
+ * (dispatched or dropped), so that i now names another. */
+static bool door_read(int i)
+{
+    pending_t *p = &door[i];
+    if (p->linger_until) {
+        char sink[4096];
+        ssize_t n = recv(p->fd, sink, sizeof sink, MSG_DONTWAIT);
+        p->drained += n > 0 ? (size_t)n : 0;
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) ||
+            p->drained > LINGER_BYTES) {
+            door_drop(i);
+            return true;
+        }
+        return false;
+    }
+    size_t want = p->need ? p->need : HTTP_HEAD_MAX + 1;
+    if (p->cap < want && p->len == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 2048;
+        cap = cap > want ? want : cap;
+        char *grown = realloc(p->buf, cap + 1);
+        if (!grown) {
+            door_refuse(i, 503, "out of memory");
+            return false;
+        }
+        p->buf = grown;
+        p->cap = cap;
+    }
+    ssize_t n = recv(p->fd, p->buf + p->len, p->cap - p->len, MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return false;
+    if (n <= 0) { /* the client went before its request was whole: nobody to answer */
+        door_drop(i);
+        return true;
+    }
+    size_t old = p->len;
+    p->len += (size_t)n;
+    if (!p->need) {
+        /* Parsed again only when a line ended: a trickled head costs no more. */
+        if (!memchr(p->buf + old, '\n', (size_t)n) && p->len <= HTTP_HEAD_MAX)
+            return false;
+        http_request_t req;
+        int status = http_parse(p->buf, p->len, &req);
+        if (status == HTTP_INCOMPLETE && p->len > HTTP_HEAD_MAX)
+            status = 431;
+        if (status == HTTP_INCOMPLETE)
+            return false;
+        if (status != 200) {
+            door_refuse(i, status, http_reason(status));
+            return false;
+        }
+        p->req = malloc(sizeof req);
+        if (!p->req) {
+            door_refuse(i, 503, "out of memory");
+            return false;
+        }
+        *p->req = req;
+        p->need = req.head_len + (req.content_length > 0 ? (size_t)req.content_length : 0);
+        if (p->need > p->cap) {
+            char *grown = realloc(p->buf, p->need + 1);
+            if (!grown) {
+                door_refuse(i, 503, "out of memory");
+                return false;
+            }
+            p->buf = grown;
+            p->cap = p->need;
+        }
+    }
+    if (p->len < p->need)
+        return false;
+    door_dispatch(i);
+    return true;
+}
+
+/* Ends what overstayed: a request not whole REQUEST_MS after its accept
+ * (408), a peer's slow connections past PEER_SLOW_MAX (the oldest, 408),
+ * an answered connection's drain. */
+static void door_sweep(int64_t now)
+{
+    static int64_t peers_checked;
+    for (int i = 0; i < door_n;) {
+        if (door[i].linger_until && now >= door[i].linger_until) {
+            door_drop(i);
+            continue;
+        }
+        if (!door[i].linger_until && now - door[i].accepted_ms >= REQUEST_MS)
+            door_refuse(i, 408, "the request took too long to arrive");
+        i++;
+    }
+    if (now - peers_checked < 100) /* the count by peer is quadratic: ten times a second is enough */
+        return;
+    peers_checked = now;
+    for (int i = 0; i < door_n; i++) {
+        if (door[i].linger_until || now - door[i].accepted_ms < SLOW_MS)
+            continue;
+        int slow = 0;
+        for (int k = 0; k < door_n; k++)
+            slow += !door[k].linger_until && now - door[k].accepted_ms >= SLOW_MS && same_peer(&door[k].peer, &door[i].peer);
+        while (slow-- > PEER_SLOW_MAX) {
+            int oldest = oldest_slow(&door[i].peer, now);
+            if (oldest < 0)
+                break;
+            door_refuse(oldest, 408, "too many slow requests from this address");
+        }
+    }
+}
+
+/* A new connection: in the door, ending the oldest slow one when the door
+ * is full; refused with 503 when none is slow. */
+static void door_admit(int fd, const struct sockaddr_storage *peer, int64_t now)
+{
+    for (int i = 0; i < door_n && door_n == DOOR_MAX; i++)
+        if (door[i].linger_until)
+            door_drop(i); /* a drain is a courtesy: it goes first */
+    int oldest = door_n == DOOR_MAX ? oldest_slow(NULL, now) : -1;
+    if (oldest >= 0) {
+        respond_error_by(door[oldest].fd, 408, "the request took too long to arrive", now);
+        door_drop(oldest);
+    }
+    if (door_n == DOOR_MAX) {
+        respond_error_by(fd, 503, "the server is busy: try again", now);
+        shutdown(fd, SHUT_WR);
+        close(fd);
+        return;
+    }
+    door[door_n++] = (pending_t){.fd = fd, .accepted_ms = now, .peer = *peer};
 }
 
 static void on_signal(int sig)
 {
     (void)sig;
     atomic_store(&S.stopping, true);
-    if (S.listen_fd >= 0)
-        shutdown(S.listen_fd, SHUT_RDWR);
+    int saved = errno;
+    if (write(S.wake[1], "x", 1) < 0) { /* full: the door is awake already */
+    }
+    errno = saved;
 }
+
+/* Accepts and reads requests until SIGINT or SIGTERM. */
+static void door_run(void)
+{
+    static struct pollfd fds[DOOR_MAX + 2];
+    while (!atomic_load(&S.stopping)) {
+        int64_t now = timeman_now_ms();
+        door_sweep(now);
+        int nfds = 0;
+        fds[nfds++] = (struct pollfd){S.wake[0], POLLIN, 0};
+        fds[nfds++] = (struct pollfd){S.listen_fd, POLLIN, 0};
+        for (int i = 0; i < door_n; i++)
+            fds[nfds++] = (struct pollfd){door[i].fd, POLLIN, 0};
+        int r = poll(fds, (nfds_t)nfds, 100);
+        if (r < 0 && errno != EINTR)
+            break;
+        if (r <= 0 || atomic_load(&S.stopping))
+            continue;
+        /* Connections first, by their fds: a dispatch or drop reorders the table. */
+        int n_ready = 0;
+        static int ready[DOOR_MAX];
+        for (int k = 2; k < nfds; k++)
+            if (fds[k].revents)
+                ready[n_ready++] = fds[k].fd;
+        for (int k = 0; k < n_ready; k++)
+            for (int i = 0; i < door_n; i++)
+                if (door[i].fd == ready[k]) {
+                    door_read(i);
+                    break;
+                }
+        if (fds[1].revents & POLLIN) {
+            for (int accepted = 0; accepted < 64; accepted++) {
+                struct sockaddr_storage peer;
+                socklen_t plen = sizeof peer;
+                int fd = accept4(S.listen_fd, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC | SOCK_NONBLOCK);
+                if (fd < 0) {
+                    if (errno == EMFILE || errno == ENFILE) { /* out of descriptors: let some close */
+                        struct timespec nap = {0, 20 * 1000 * 1000};
+                        nanosleep(&nap, NULL);
+                    }
+                    break;
+                }
+                door_admit(fd, &peer, timeman_now_ms());
+            }
+        }
+    }
+    for (int i = door_n - 1; i >= 0; i--)
+        door_drop(i);
+}
+
+/* ---- start and stop ---- */
 
 /* Binds host:port (port 0: any free port); the listening socket or -1. */
 static int listen_on(const char *host, int port, int *bound_port)
@@ -305,11 +661,11 @@ static int listen_on(const char *host, int port, int *bound_port)
                  host, gai_strerror(err));
         return -1;
     }
-    int fd = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC, 0);
+    int fd = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     int one = 1;
     if (fd >= 0)
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) != 0 || listen(fd, 64) != 0) {
+    if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) != 0 || listen(fd, 256) != 0) {
         log_line("denham serve: cannot listen on %s port %d: %s%s", host, port, strerror(errno),
                  errno == EADDRINUSE ? " (another server has it: choose another with --port)" : "");
         if (fd >= 0)
@@ -340,9 +696,20 @@ int serve_run(const serve_config_t *cfg)
     } else {
         S.engine_path[n] = 0;
     }
+    /* The door holds up to DOOR_MAX sockets, the workers theirs, each engine two pipes. */
+    struct rlimit files;
+    if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max && files.rlim_cur < 4096) {
+        files.rlim_cur = files.rlim_max < 4096 ? files.rlim_max : 4096;
+        setrlimit(RLIMIT_NOFILE, &files);
+    }
     S.listen_fd = listen_on(cfg->host, cfg->port, &S.port);
     if (S.listen_fd < 0)
         return 1;
+    if (pipe2(S.wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+        log_line("denham serve: cannot make a pipe: %s", strerror(errno));
+        close(S.listen_fd);
+        return 1;
+    }
     struct sigaction sa = {0};
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
@@ -370,59 +737,42 @@ int serve_run(const serve_config_t *cfg)
         close(S.listen_fd);
         return 1;
     }
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, THREAD_STACK);
-    while (!atomic_load(&S.stopping)) {
-        int fd = accept4(S.listen_fd, NULL, NULL, SOCK_CLOEXEC);
-        if (fd < 0) {
-            if (errno == EINTR || errno == ECONNABORTED)
-                continue;
-            if (atomic_load(&S.stopping))
-                break;
-            if (errno == EMFILE || errno == ENFILE) { /* out of descriptors: let some close */
-                struct timespec nap = {0, 50 * 1000 * 1000};
-                nanosleep(&nap, NULL);
-                continue;
-            }
-            break;
-        }
-        if (atomic_fetch_add(&S.connections, 1) >= CONNECTIONS_MAX) {
-            atomic_fetch_sub(&S.connections, 1);
-            static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
-                                       "Content-Length: 48\r\nConnection: close\r\n\r\n"
-                                       "{\"error\":\"the server is busy\",\"status\":503}    ";
-            send(fd, busy, sizeof busy - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-            close(fd);
-            continue;
-        }
-        conn_t *c = malloc(sizeof *c);
-        pthread_t t;
-        if (!c || (c->fd = fd, pthread_create(&t, &attr, connection_thread, c) != 0)) {
-            free(c);
-            close(fd);
-            atomic_fetch_sub(&S.connections, 1);
-            continue;
-        }
-        pthread_detach(t);
-    }
-    pthread_attr_destroy(&attr);
+    door_run();
     close(S.listen_fd);
-    sessions_stop(); /* every engine ended and reaped before we go */
-    /* Connection threads end within IO_TIMEOUT_S; give them that. */
-    for (int waited = 0; atomic_load(&S.connections) > 0 && waited < (IO_TIMEOUT_S + 1) * 10; waited++) {
-        struct timespec nap = {0, 100 * 1000 * 1000};
+    sessions_stop(); /* every engine killed as a group and reaped before we go */
+    /* Workers see the stop in their next wait (a tenth of a second at most). */
+    for (int64_t until = timeman_now_ms() + STOP_WORKERS_MS; atomic_load(&S.workers) > 0 && timeman_now_ms() < until;) {
+        struct timespec nap = {0, 10 * 1000 * 1000};
         nanosleep(&nap, NULL);
     }
     log_line("denham serve: stopped");
     return 0;
 }
 
+/* ---- the command line ---- */
+
+/* The defaults of --max-hash-mb and --max-threads: every engine at its
+ * limit holds at most half the memory between them, and each searches on
+ * at most the machine's cores. */
+static long default_max_hash_mb(int max_sessions)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    long long mb = pages > 0 && page > 0 ? (long long)pages * page / (1024 * 1024) : 1024;
+    long long each = mb / 2 / max_sessions;
+    return each < 1 ? 1 : each > 16384 ? 16384 : (long)each;
+}
+
+static long default_max_threads(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores < 1 ? 1 : cores;
+}
+
 static int usage(const char *why)
 {
     fprintf(stderr,
             "denham serve: %s\nusage: denham serve [--port N] [--host ADDR] [--engine CMD] [--max-sessions N] "
-            "[--idle-seconds N]\n",
+            "[--idle-seconds N] [--max-hash-mb N] [--max-threads N]\n",
             why);
     return 2;
 }
@@ -445,9 +795,18 @@ int serve_main(int argc, char **argv)
             cfg.max_sessions = (int)x;
         else if (strcmp(a, "--idle-seconds") == 0 && number_parse(v, 1, 86400, &x))
             cfg.idle_ms = x * 1000;
+        else if (strcmp(a, "--max-hash-mb") == 0 && number_parse(v, 1, 1 << 20, &x))
+            cfg.max_hash_mb = (long)x;
+        else if (strcmp(a, "--max-threads") == 0 && number_parse(v, 1, 4096, &x))
+            cfg.max_threads = (long)x;
         else
-            return usage("unknown option or bad value (--port 0-65535, --max-sessions 1-64, --idle-seconds 1-86400)");
+            return usage("unknown option or bad value (--port 0-65535, --max-sessions 1-64, --idle-seconds 1-86400, "
+                         "--max-hash-mb 1-1048576, --max-threads 1-4096)");
         i++;
     }
+    if (!cfg.max_hash_mb)
+        cfg.max_hash_mb = default_max_hash_mb(cfg.max_sessions);
+    if (!cfg.max_threads)
+        cfg.max_threads = default_max_threads();
     return serve_run(&cfg);
 }

@@ -10,6 +10,8 @@ typedef struct serve_config {
     const char *engine; /* a shell command, or NULL: this binary */
     int max_sessions;   /* engines at once (8) */
     int64_t idle_ms;    /* a session without a command for this long is closed (10 minutes) */
+    long max_hash_mb;   /* the most Hash a command may set (0: half the memory over max_sessions) */
+    long max_threads;   /* the most Threads (0: the machine's cores) */
 } serve_config_t;
 
 /* Serves until SIGINT or SIGTERM; the exit status. */

@@ -8,29 +8,29 @@
  * frees their slots once every engine is reaped.
  *
  * Locks: the table's lock guards the slots' use and holders; each
- * session's lock guards its ring, its state and its engine's pid; its
- * write lock, the engine's input.
+ * session's lock guards its ring and its state; the engine (engine_proc.h)
+ * guards its own pid and input. No request ever waits on an engine longer
+ * than ENGINE_WRITE_MS, and no thread is joined before it has ended.
  *
  * May not reach into the engine or any game, nor speak HTTP: it only keeps
  * lines (http.h only frames them for the stream).
  */
-#define _GNU_SOURCE /* pipe2 */
+#define _GNU_SOURCE /* getrandom */
 #include "sessions.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../../engine/core/json.h"
 #include "../../engine/core/timeman.h"
+#include "../common/engine_proc.h"
 #include "http.h"
 
 #define RING_LINES 4096          /* engine lines kept per session, for a page that reconnects */
@@ -38,6 +38,9 @@
 #define ALONE_GRACE_MS 10000     /* a session whose page went away lives this long (a reload comes back) */
 #define RESTARTS_PER_MINUTE 5    /* an engine that crashes more often is left down */
 #define THREAD_STACK (256 * 1024)
+#define READ_SLICE_MS 250        /* the reader looks up from the pipe this often: has the engine itself ended? */
+#define EXIT_GRACE_MS 200        /* an engine whose output closed has this long to exit before its group is killed */
+#define STOP_WAIT_MS 1000        /* sessions_stop waits this long for the readers (every engine is killed first) */
 
 typedef struct entry {
     unsigned long long seq;
@@ -58,16 +61,17 @@ struct session {
     unsigned long long next_seq;   /* the first seq is 1 */
     unsigned long long oldest_seq; /* the oldest entry still held */
     size_t ring_bytes;
-    pid_t pid;
-    int to_fd, from_fd;
     bool closing;
-    bool restart_asked;
+    bool restart_asked; /* set only while an engine runs, and cleared at its end */
+    bool down;          /* the reader has ended: no engine will run again */
     int64_t last_active_ms, alone_since_ms;
     int64_t restart_times[RESTARTS_PER_MINUTE];
-    pthread_mutex_t write_lock; /* one command at a time on the pipe */
-    pthread_t reader;
-    bool reader_running;
     int spawn_state; /* the first engine: 0 starting, 1 running, -1 failed */
+    /* The reader thread's (its start and join are the reaper's and sessions_stop's): */
+    eproc_t eng;
+    pthread_t reader;
+    bool reader_running; /* created and not yet joined */
+    atomic_bool reader_done; /* it has returned: a join does not wait */
 };
 
 static struct sessions {
@@ -84,93 +88,20 @@ static bool stopping(void) { return atomic_load(P.cfg.stopping) || atomic_load(&
 
 /* ---- the engine child ---- */
 
-/* Starts the engine for s: its stdin and stdout are pipes to us, its
- * stderr goes nowhere, and it dies with the server. */
+/* Starts the engine for s (engine_proc.h): its own process group, its
+ * stderr nowhere, and it dies with the reader thread that starts it. */
 static bool engine_spawn(session_t *s)
 {
-    int in[2], out[2];
-    if (pipe2(in, O_CLOEXEC) != 0)
-        return false;
-    if (pipe2(out, O_CLOEXEC) != 0) {
-        close(in[0]);
-        close(in[1]);
-        return false;
-    }
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
-        return false;
-    }
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent)
-            _exit(127);
-        int null = open("/dev/null", O_WRONLY);
-        if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || (null >= 0 && dup2(null, 2) < 0))
-            _exit(127);
-        signal(SIGPIPE, SIG_DFL);
-        if (P.cfg.engine)
-            execl("/bin/sh", "sh", "-c", P.cfg.engine, (char *)NULL);
-        else
-            execl(P.cfg.engine_path, "denham", (char *)NULL);
-        _exit(127);
-    }
-    close(in[0]);
-    close(out[1]);
-    pthread_mutex_lock(&s->lock);
-    s->pid = pid;
-    pthread_mutex_unlock(&s->lock);
-    pthread_mutex_lock(&s->write_lock);
-    s->to_fd = in[1];
-    pthread_mutex_unlock(&s->write_lock);
-    s->from_fd = out[0];
-    return true;
+    eproc_spec_t spec = {.cmd = P.cfg.engine,
+                         .path = P.cfg.engine_path,
+                         .die_with_parent = true,
+                         .line_max = SESSION_LINE_MAX};
+    return eproc_spawn(&s->eng, &spec);
 }
 
-/* Kills the engine, if one runs. Under the session's lock, as the reader
- * clears the pid before it reaps: the pid of a reaped engine may already
- * name another process. */
-static void engine_kill(session_t *s)
-{
-    pthread_mutex_lock(&s->lock);
-    if (s->pid > 0)
-        kill(s->pid, SIGKILL);
-    pthread_mutex_unlock(&s->lock);
-}
-
-/* Waits for the engine's end, forgets its pid, then reaps it: its status
- * into *status. Only the reader thread writes the pid. */
-static void engine_reap(session_t *s, int *status)
-{
-    siginfo_t info;
-    while (waitid(P_PID, (id_t)s->pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-        ;
-    pthread_mutex_lock(&s->lock);
-    pid_t pid = s->pid;
-    s->pid = 0;
-    pthread_mutex_unlock(&s->lock);
-    while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-        ;
-}
-
-/* Closes the engine's input, once, under the lock commands write with. */
-static void close_input(session_t *s)
-{
-    pthread_mutex_lock(&s->write_lock);
-    if (s->to_fd >= 0)
-        close(s->to_fd);
-    s->to_fd = -1;
-    pthread_mutex_unlock(&s->write_lock);
-}
-
-/* Ends the engine: closes its input and kills it; the reader thread
- * reaps it. */
-static void engine_stop(session_t *s)
-{
-    close_input(s);
-    engine_kill(s);
-}
+/* Ends the engine at once: the whole group killed, whatever it does; the
+ * reader thread sees its end and reaps it. Never waits on the engine. */
+static void engine_stop(session_t *s) { eproc_kill_group(&s->eng); }
 
 /* ---- a session's lines ---- */
 
@@ -271,56 +202,45 @@ static bool stop_if_closed(session_t *s)
     return stop;
 }
 
+/* How the engine's run ended, for the page. */
+static void end_detail(char *out, size_t cap, bool asked, int status)
+{
+    if (asked)
+        snprintf(out, cap, "restarted on request");
+    else if (WIFSIGNALED(status))
+        snprintf(out, cap, "the engine died of signal %d", WTERMSIG(status));
+    else
+        snprintf(out, cap, "the engine exited with status %d", WEXITSTATUS(status));
+}
+
 /* The reader: starts the engine, passes its lines into the ring, and at
  * its end reaps it and, unless the session is closing, starts another.
  * Engines are started here and only here: an engine dies with the thread
  * that started it (PR_SET_PDEATHSIG follows the thread), and this thread
- * lives exactly as long as the session. */
+ * lives exactly as long as the session. It never blocks for long: it reads
+ * in slices, and an engine whose leader has exited while something of its
+ * group still holds the pipe is ended as a group. */
 static void *reader_thread(void *arg)
 {
     session_t *s = arg;
-    char *buf = malloc(SESSION_LINE_MAX + 1);
-    bool started = buf && engine_spawn(s);
+    char *line = malloc(SESSION_LINE_MAX + 1);
+    bool started = line && engine_spawn(s);
     pthread_mutex_lock(&s->lock);
     s->spawn_state = started ? 1 : -1;
     pthread_cond_broadcast(&s->changed);
     pthread_mutex_unlock(&s->lock);
-    if (!started) {
-        free(buf);
-        return NULL;
-    }
-    stop_if_closed(s);
-    for (;;) {
-        size_t len = 0;
-        for (;;) {
-            ssize_t got = read(s->from_fd, buf + len, SESSION_LINE_MAX - len);
-            if (got < 0 && errno == EINTR)
-                continue;
-            if (got <= 0)
-                break;
-            len += (size_t)got;
-            buf[len] = 0;
-            char *start = buf, *nl;
-            while ((nl = memchr(start, '\n', len - (size_t)(start - buf)))) {
-                *nl = 0;
-                if (nl > start && nl[-1] == '\r')
-                    nl[-1] = 0;
-                push(s, NULL, start);
-                start = nl + 1;
-            }
-            len -= (size_t)(start - buf);
-            memmove(buf, start, len);
-            if (len == SESSION_LINE_MAX) { /* no line break in 64 KiB: passed on in pieces */
-                buf[len] = 0;
-                push(s, NULL, buf);
-                len = 0;
-            }
+    if (started)
+        stop_if_closed(s);
+    while (started) {
+        int got = eproc_read_line(&s->eng, line, SESSION_LINE_MAX + 1, timeman_now_ms() + READ_SLICE_MS);
+        if (got == EPROC_LINE) {
+            push(s, NULL, line);
+            continue;
         }
-        close(s->from_fd);
-        s->from_fd = -1;
+        if (got == EPROC_TIMEOUT && !eproc_exited(&s->eng))
+            continue;
         int status = 0;
-        engine_reap(s, &status);
-        close_input(s);
+        eproc_end(&s->eng, EXIT_GRACE_MS, &status);
         pthread_mutex_lock(&s->lock);
         bool closing = s->closing, asked = s->restart_asked;
         s->restart_asked = false;
@@ -328,43 +248,47 @@ static void *reader_thread(void *arg)
         if (closing || stopping())
             break;
         char detail[96];
-        if (asked)
-            snprintf(detail, sizeof detail, "restarted on request");
-        else if (WIFSIGNALED(status))
-            snprintf(detail, sizeof detail, "the engine died of signal %d", WTERMSIG(status));
-        else
-            snprintf(detail, sizeof detail, "the engine exited with status %d", WEXITSTATUS(status));
+        end_detail(detail, sizeof detail, asked, status);
         push_engine_state(s, asked ? "stopped" : "crashed", detail);
         if (!restart_allowed(s) || !engine_spawn(s)) {
-            push_engine_state(s, "down", "the engine could not be started again");
+            pthread_mutex_lock(&s->lock); /* down before the page hears it: a restart it asks is refused */
+            s->down = true;
+            push_engine_state_locked(s, "down", "the engine could not be started again");
+            pthread_mutex_unlock(&s->lock);
             break;
         }
         if (stop_if_closed(s))
             continue; /* its end is read, reaped and ends the loop */
         push_engine_state(s, "restarted", "a new engine is running: send the game again");
     }
-    free(buf);
+    free(line);
+    pthread_mutex_lock(&s->lock);
+    s->down = true;
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->lock);
+    atomic_store(&s->reader_done, true);
     return NULL;
 }
 
 /* ---- sessions ---- */
 
-static void random_id(char out[33])
+/* A session id: 16 bytes from the kernel's generator, or false (the
+ * session is refused: an id must not be guessable). */
+static bool random_id(char out[33])
 {
     unsigned char bytes[16];
-    FILE *f = fopen("/dev/urandom", "rb");
-    bool ok = f && fread(bytes, 1, sizeof bytes, f) == sizeof bytes;
-    if (f)
-        fclose(f);
-    if (!ok) { /* never expected; still unguessable enough for a local server */
-        uint64_t x = (uint64_t)timeman_now_us() * 0x9E3779B97F4A7C15ull ^ (uint64_t)getpid();
-        for (int i = 0; i < 16; i++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            bytes[i] = (unsigned char)x;
-        }
+    size_t got = 0;
+    while (got < sizeof bytes) {
+        ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        got += (size_t)n;
     }
     for (int i = 0; i < 16; i++)
         snprintf(out + 2 * i, 3, "%02x", bytes[i]);
+    return true;
 }
 
 int sessions_in_use(void)
@@ -377,23 +301,39 @@ int sessions_in_use(void)
     return n;
 }
 
-session_t *session_open(bool *full)
+session_t *session_open(const char **why)
 {
-    *full = false;
+    char id[33];
+    if (!random_id(id)) {
+        *why = "no random session id could be made (getrandom failed)";
+        return NULL;
+    }
     pthread_mutex_lock(&P.lock);
     session_t *s = NULL;
+    /* Under the table's lock, as sessions_stop sets P.stopping: a session
+     * is either open before it looks, or never opened. */
+    if (atomic_load(&P.stopping) || atomic_load(P.cfg.stopping)) {
+        pthread_mutex_unlock(&P.lock);
+        *why = "the server is stopping";
+        return NULL;
+    }
     for (int i = 0; i < P.cfg.max_sessions && !s; i++)
-        if (!P.sessions[i]->used && P.sessions[i]->users == 0)
+        if (!P.sessions[i]->used && P.sessions[i]->users == 0 && !P.sessions[i]->reader_running)
             s = P.sessions[i];
     if (!s) {
-        *full = true;
         pthread_mutex_unlock(&P.lock);
+        *why = "every engine is taken (--max-sessions): close another tab or try later";
         return NULL;
     }
     s->used = true;
     s->users = 1;
     s->listeners = 0;
-    random_id(s->id);
+    memcpy(s->id, id, sizeof id);
+    /* Its state is new before the table's lock goes: a sessions_stop that
+     * finds the slot used closes it after this, never before. */
+    pthread_mutex_lock(&s->lock);
+    s->closing = s->restart_asked = s->down = false;
+    pthread_mutex_unlock(&s->lock);
     pthread_mutex_unlock(&P.lock);
 
     pthread_mutex_lock(&s->lock);
@@ -404,33 +344,35 @@ session_t *session_open(bool *full)
     }
     s->next_seq = s->oldest_seq = 1;
     s->ring_bytes = 0;
-    s->closing = s->restart_asked = false;
     s->last_active_ms = s->alone_since_ms = timeman_now_ms();
     memset(s->restart_times, 0, sizeof s->restart_times);
     s->spawn_state = 0;
     pthread_mutex_unlock(&s->lock);
+    atomic_store(&s->reader_done, false);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, THREAD_STACK);
+    pthread_mutex_lock(&P.lock); /* reader_running: under the table's lock, as the reaper reads it */
     bool ok = pthread_create(&s->reader, &attr, reader_thread, s) == 0;
-    pthread_attr_destroy(&attr);
     s->reader_running = ok;
-    if (ok) { /* the reader starts the engine: wait for it */
+    pthread_mutex_unlock(&P.lock);
+    pthread_attr_destroy(&attr);
+    if (ok) { /* the reader starts the engine: wait for it (a fork and an exec) */
         pthread_mutex_lock(&s->lock);
         while (s->spawn_state == 0)
             pthread_cond_wait(&s->changed, &s->lock);
         ok = s->spawn_state > 0;
         pthread_mutex_unlock(&s->lock);
-        if (!ok) {
-            pthread_join(s->reader, NULL);
-            s->reader_running = false;
-        }
     }
     if (!ok) {
+        /* The reader (if any) has returned, or is about to: the reaper joins it. */
+        pthread_mutex_lock(&s->lock);
+        s->closing = true;
+        pthread_mutex_unlock(&s->lock);
         pthread_mutex_lock(&P.lock);
-        s->used = false;
         s->users = 0;
         pthread_mutex_unlock(&P.lock);
+        *why = "the engine could not be started";
         return NULL;
     }
     push_engine_state(s, "started", P.cfg.engine ? P.cfg.engine : "denham");
@@ -473,19 +415,36 @@ void session_close(session_t *s, const char *why)
         engine_stop(s);
 }
 
+/* Joins the reader of s if it has returned (never waits on one that has
+ * not), and frees the slot once nobody holds it. */
+static void free_if_done(session_t *s)
+{
+    pthread_mutex_lock(&P.lock);
+    bool join = s->reader_running && atomic_load(&s->reader_done);
+    pthread_mutex_unlock(&P.lock);
+    if (join)
+        pthread_join(s->reader, NULL);
+    pthread_mutex_lock(&P.lock);
+    if (join)
+        s->reader_running = false;
+    if (!s->reader_running && s->users == 0)
+        s->used = false;
+    pthread_mutex_unlock(&P.lock);
+}
+
 /* Every half second: closes sessions whose page has gone or that were idle
  * too long, and frees the slots of closed ones (their engine reaped). */
 static void *reaper_thread(void *arg)
 {
     (void)arg;
     while (!stopping()) {
-        struct timespec nap = {0, 500 * 1000 * 1000};
+        struct timespec nap = {0, 250 * 1000 * 1000};
         nanosleep(&nap, NULL);
         int64_t now = timeman_now_ms();
         for (int i = 0; i < P.cfg.max_sessions; i++) {
             session_t *s = P.sessions[i];
             pthread_mutex_lock(&P.lock);
-            bool used = s->used, idle_free = s->used && s->users == 0;
+            bool used = s->used;
             int listeners = s->listeners;
             pthread_mutex_unlock(&P.lock);
             if (!used)
@@ -498,16 +457,8 @@ static void *reaper_thread(void *arg)
                 session_close(s, "the page went away");
             else if (!closing && now - active > P.cfg.idle_ms)
                 session_close(s, "idle for too long");
-            if (closing && idle_free) {
-                if (s->reader_running) {
-                    pthread_join(s->reader, NULL);
-                    s->reader_running = false;
-                }
-                pthread_mutex_lock(&P.lock);
-                if (s->users == 0)
-                    s->used = false;
-                pthread_mutex_unlock(&P.lock);
-            }
+            if (closing)
+                free_if_done(s);
         }
     }
     return NULL;
@@ -532,40 +483,49 @@ static void touch(session_t *s)
     pthread_mutex_unlock(&s->lock);
 }
 
-void session_restart(session_t *s)
+bool session_restart(session_t *s)
 {
     pthread_mutex_lock(&s->lock);
-    s->restart_asked = true;
     s->last_active_ms = timeman_now_ms();
+    bool down = s->down;
     pthread_mutex_unlock(&s->lock);
-    engine_kill(s);
+    if (down)
+        return false;
+    /* Asked only of a running engine: between a crash and the next start
+     * a new engine is on its way, and the flag would name a later crash. */
+    pthread_mutex_lock(&s->lock);
+    bool running = eproc_running(&s->eng);
+    if (running)
+        s->restart_asked = true;
+    pthread_mutex_unlock(&s->lock);
+    if (running)
+        engine_stop(s);
+    return true;
 }
 
-bool session_send_line(session_t *s, const char *line, size_t len)
+session_send_t session_send_line(session_t *s, const char *line, size_t len)
 {
     touch(s);
-    pthread_mutex_lock(&s->write_lock);
-    bool ok = false;
-    if (s->to_fd >= 0) {
-        ok = true;
-        for (size_t off = 0; ok && off < len;) {
-            ssize_t n = write(s->to_fd, line + off, len - off);
-            if (n < 0 && errno == EINTR)
-                continue;
-            ok = n > 0;
-            off += ok ? (size_t)n : 0;
-        }
-        ok = ok && write(s->to_fd, "\n", 1) == 1;
-    }
-    pthread_mutex_unlock(&s->write_lock);
-    return ok;
+    char *buf = malloc(len + 1);
+    if (!buf)
+        return SESSION_NO_ENGINE;
+    memcpy(buf, line, len);
+    buf[len] = '\n';
+    int r = eproc_write(&s->eng, buf, len + 1, timeman_now_ms() + ENGINE_WRITE_MS);
+    free(buf);
+    return r == EPROC_OK ? SESSION_SENT : r == EPROC_TIMEOUT ? SESSION_NOT_READING : SESSION_NO_ENGINE;
 }
 
-void session_listen_begin(session_t *s)
+void session_note(session_t *s, const char *line) { push(s, NULL, line); }
+
+bool session_listen_begin(session_t *s)
 {
     pthread_mutex_lock(&P.lock);
-    s->listeners++;
+    bool ok = s->listeners < SESSION_STREAMS_MAX;
+    if (ok)
+        s->listeners++;
     pthread_mutex_unlock(&P.lock);
+    return ok;
 }
 
 /* The last listener gone starts the grace time the reaper counts. */
@@ -623,9 +583,8 @@ bool sessions_start(const sessions_config_t *cfg)
         if (!P.sessions[i])
             return false;
         pthread_mutex_init(&P.sessions[i]->lock, NULL);
-        pthread_mutex_init(&P.sessions[i]->write_lock, NULL);
         pthread_cond_init(&P.sessions[i]->changed, NULL);
-        P.sessions[i]->to_fd = P.sessions[i]->from_fd = -1;
+        eproc_init(&P.sessions[i]->eng);
     }
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -637,7 +596,9 @@ bool sessions_start(const sessions_config_t *cfg)
 
 void sessions_stop(void)
 {
+    pthread_mutex_lock(&P.lock); /* session_open looks under this lock */
     atomic_store(&P.stopping, true);
+    pthread_mutex_unlock(&P.lock);
     for (int i = 0; i < P.cfg.max_sessions; i++) {
         session_t *s = P.sessions[i];
         if (!s)
@@ -652,11 +613,28 @@ void sessions_stop(void)
         pthread_mutex_unlock(&s->lock);
     }
     if (P.reaper_running)
-        pthread_join(P.reaper, NULL);
+        pthread_join(P.reaper, NULL); /* it naps a quarter of a second at most */
     P.reaper_running = false;
-    for (int i = 0; i < P.cfg.max_sessions; i++)
-        if (P.sessions[i] && P.sessions[i]->reader_running) {
-            pthread_join(P.sessions[i]->reader, NULL);
-            P.sessions[i]->reader_running = false;
+    /* Every engine is killed: its reader sees the end at once (or within a
+     * read slice, when a straggler holds the pipe) and reaps it. */
+    int64_t until = timeman_now_ms() + STOP_WAIT_MS;
+    for (int i = 0; i < P.cfg.max_sessions; i++) {
+        session_t *s = P.sessions[i];
+        if (!s)
+            continue;
+        pthread_mutex_lock(&P.lock);
+        bool running = s->reader_running;
+        pthread_mutex_unlock(&P.lock);
+        while (running && !atomic_load(&s->reader_done) && timeman_now_ms() < until) {
+            eproc_kill_group(&s->eng);
+            struct timespec nap = {0, 10 * 1000 * 1000};
+            nanosleep(&nap, NULL);
         }
+        if (running && atomic_load(&s->reader_done)) {
+            pthread_join(s->reader, NULL);
+            pthread_mutex_lock(&P.lock);
+            s->reader_running = false;
+            pthread_mutex_unlock(&P.lock);
+        }
+    }
 }

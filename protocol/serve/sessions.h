@@ -12,6 +12,8 @@
 
 #define SESSIONS_LIMIT 64       /* the most --max-sessions allows */
 #define SESSION_LINE_MAX 65536  /* a longer engine line is passed on in pieces */
+#define SESSION_STREAMS_MAX 4    /* event streams open on one session at once */
+#define ENGINE_WRITE_MS 2000     /* the longest a command waits for its engine to read it */
 
 typedef struct sessions_config {
     const char *engine;          /* a shell command, or NULL: engine_path */
@@ -32,8 +34,9 @@ void sessions_stop(void);
 int sessions_in_use(void);
 
 /* A new session with its engine running, held once (release it), or NULL
- * when every slot is taken (*full) or the engine cannot start. */
-session_t *session_open(bool *full);
+ * with the reason (every slot taken, the engine not started, the server
+ * stopping, no random id). */
+session_t *session_open(const char **why);
 /* The open session with this id, held (release it), or NULL. */
 session_t *session_find(const char *id);
 void session_release(session_t *s);
@@ -43,15 +46,22 @@ const char *session_id(const session_t *s);
 bool session_closing(session_t *s);
 /* Ends the session's engine and marks it for freeing; `why` goes to the page. */
 void session_close(session_t *s, const char *why);
-/* Kills the engine; the session starts another and says so. */
-void session_restart(session_t *s);
-/* Writes one line (without its line break) to the engine; false when no
- * engine is running. */
-bool session_send_line(session_t *s, const char *line, size_t len);
+/* Kills the engine; the session starts another and says so. False when
+ * the engine is down (it crashed too often): nothing to restart. */
+bool session_restart(session_t *s);
+typedef enum { SESSION_SENT, SESSION_NO_ENGINE, SESSION_NOT_READING } session_send_t;
+/* Writes one line (without its line break) to the engine, waiting at most
+ * ENGINE_WRITE_MS for it to be read: NO_ENGINE when none runs (it may be
+ * restarting), NOT_READING when it does not read its input. */
+session_send_t session_send_line(session_t *s, const char *line, size_t len);
+/* A line of the server's own into the session's stream, as an engine line
+ * (an `info string`). */
+void session_note(session_t *s, const char *line);
 
 /* The event stream: a listener keeps the session alive while its page is
- * away for less than the grace time. */
-void session_listen_begin(session_t *s);
+ * away for less than the grace time. False when SESSION_STREAMS_MAX are
+ * open already. */
+bool session_listen_begin(session_t *s);
 void session_listen_end(session_t *s);
 
 typedef enum { SESSION_FRAME, SESSION_QUIET, SESSION_ENDED } session_wait_t;
