@@ -2,9 +2,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "targets.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../../bench/runner/match.h"
 #include "../../bench/runner/match_args.h"
@@ -185,8 +187,43 @@ int fuzz_match_args(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* How the engine reads a setoption line (protocol.c: words split at
+ * blanks, the name joined up to the word `value`): the number it would set
+ * `option` to, or -1 when it would not read one. The reference the server's
+ * limit is checked against. */
+static long long engine_option_value(const char *line, size_t len, const char *option)
+{
+    char *copy = strndup(line, len);
+    char *word[64];
+    int n = 0;
+    for (char *w = copy ? strtok(copy, " \t") : NULL; w && n < 64; w = strtok(NULL, " \t"))
+        word[n++] = w;
+    long long value = -1;
+    if (n >= 3 && strcmp(word[0], "setoption") == 0 && strcmp(word[1], "name") == 0) {
+        int v = 2;
+        while (v < n && strcmp(word[v], "value") != 0)
+            v++;
+        char name[256] = "";
+        for (int i = 2; i < v && strlen(name) + strlen(word[i]) + 2 < sizeof name; i++)
+            snprintf(name + strlen(name), sizeof name - strlen(name), "%s%s", i > 2 ? " " : "", word[i]);
+        if (strcasecmp(name, option) == 0 && v + 2 == n) {
+            long long x = 0;
+            bool digits = word[v + 1][0] != 0;
+            for (const char *d = word[v + 1]; *d && digits && x < 1000000000000LL; d++) {
+                digits = *d >= '0' && *d <= '9';
+                x = x * 10 + (*d - '0');
+            }
+            value = digits ? x : -1;
+        }
+    }
+    free(copy);
+    return value;
+}
+
 /* denham serve's request parser and checks on any bytes: what parses must
- * be consistent (a path, a head inside the bytes, a body within bounds). */
+ * be consistent (a path, a head inside the bytes, a body within bounds),
+ * and a command the server lets through never sets Hash or Threads past its
+ * limits as the engine reads it. */
 int fuzz_http(const uint8_t *data, size_t size)
 {
     if (size > HTTP_HEAD_MAX * 2)
@@ -208,8 +245,25 @@ int fuzz_http(const uint8_t *data, size_t size)
         check(status == HTTP_INCOMPLETE || (status >= 400 && status < 600), "status", "http", "");
     }
     const char *why;
-    if (http_command_ok((const char *)data, size, &why))
+    if (http_command_ok((const char *)data, size, &why)) {
         check(!memchr(data, '\n', size) && !memchr(data, 0, size), "one line", "http", "");
+        char out[128];
+        const char *line = (const char *)data;
+        size_t len = size;
+        int limit = http_command_limit(line, len, 64, 2, out, sizeof out, &why);
+        if (limit == HTTP_LIMIT_CAPPED) {
+            check(strlen(out) < sizeof out, "capped length", "http", out);
+            char again[128];
+            check(http_command_limit(out, strlen(out), 64, 2, again, sizeof again, &why) == HTTP_LIMIT_OK,
+                  "capped line", "http", out);
+            line = out;
+            len = strlen(out);
+        }
+        if (limit != HTTP_LIMIT_REFUSED) {
+            check(engine_option_value(line, len, "Hash") <= 64, "Hash over the limit", "http", "");
+            check(engine_option_value(line, len, "Threads") <= 2, "Threads over the limit", "http", "");
+        }
+    }
     return 0;
 }
 
