@@ -355,6 +355,8 @@ int main(int argc, char **argv)
     }
     if (argc > 1 && strcmp(argv[1], "web") == 0) /* denham serve's figures */
         return web_bench(argc > 2 ? atoi(argv[2]) : 60, argc > 3 ? atoi(argv[3]) : 200);
+    if (argc > 1 && strcmp(argv[1], "web-hostile") == 0) /* issue 53's hostile mix alone */
+        return web_hostile(argc > 2 ? atoi(argv[2]) : 20, argc > 3 ? atoi(argv[3]) : 300);
     if (argc > 1 && strcmp(argv[1], "long-game") == 0) { /* that figure alone */
         long_game();
         return 0;

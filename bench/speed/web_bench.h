@@ -4,5 +4,8 @@
 
 /* Runs every measurement; 0 unless the server did not start. */
 int web_bench(int seconds, int clients);
+/* The hostile mix alone (issue 53): slow connections, a stopped engine,
+ * greedy options, beside a prompt client, for SECONDS. */
+int web_hostile(int seconds, int slow);
 
 #endif
