@@ -34,6 +34,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -56,7 +57,7 @@
 #include "web_assets.h"
 
 #define DOOR_MAX 512          /* connections whose request is still arriving */
-#define WORKERS_MAX 128       /* requests being answered at once (event streams among them); more get 503 */
+#define WORKERS_MAX 64        /* requests being answered at once (event streams among them); more get 503 */
 #define REQUEST_MS 10000      /* from accept to the whole request, head and body; else 408 */
 #define SLOW_MS 1000          /* a connection this far into its request is slow */
 #define PEER_SLOW_MAX 16      /* slow connections one address may hold */
@@ -696,6 +697,9 @@ int serve_run(const serve_config_t *cfg)
     } else {
         S.engine_path[n] = 0;
     }
+    /* Two malloc arenas, not one per worker thread: each holds its freed
+     * pages, and dozens of workers would hold megabytes. */
+    mallopt(M_ARENA_MAX, 2);
     /* The door holds up to DOOR_MAX sockets, the workers theirs, each engine two pipes. */
     struct rlimit files;
     if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max && files.rlim_cur < 4096) {

@@ -34,7 +34,7 @@
 #include "http.h"
 
 #define RING_LINES 4096          /* engine lines kept per session, for a page that reconnects */
-#define RING_BYTES (512 * 1024)  /* and their size */
+#define RING_BYTES (256 * 1024)  /* and their size with malloc's overhead (8 sessions: 2 MB of the server's 10) */
 #define ALONE_GRACE_MS 10000     /* a session whose page went away lives this long (a reload comes back) */
 #define RESTARTS_PER_MINUTE 5    /* an engine that crashes more often is left down */
 #define THREAD_STACK (256 * 1024)
@@ -105,7 +105,8 @@ static void engine_stop(session_t *s) { eproc_kill_group(&s->eng); }
 
 /* ---- a session's lines ---- */
 
-static size_t entry_size(const entry_t *e) { return strlen(e->data) + (e->event ? strlen(e->event) : 0); }
+/* What an entry holds of memory: its text and, roughly, malloc's headers. */
+static size_t entry_size(const entry_t *e) { return strlen(e->data) + (e->event ? strlen(e->event) + 16 : 0) + 16; }
 
 /* Forgets the oldest entry held (s->lock held). */
 static void drop_oldest(session_t *s)
