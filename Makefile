@@ -53,7 +53,7 @@ SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 TSAN_OBJ := $(LIB_SRC:%.c=build/tsan/%.o)
 TSANFLAGS := -O1 -g -fsanitize=thread
 
-.PHONY: all portable pgo deps test sanitize tsan bench fuzz soak soak-tsan clean
+.PHONY: all portable pgo deps test test-cluster sanitize tsan bench fuzz soak soak-tsan clean
 all: denham denham-match
 
 # For another machine: no -march.
@@ -113,14 +113,17 @@ build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=$(REL)/%.o) $(REL)/bench/brax_end
 	$(CC) $(RELFLAGS) -o $@ $^ $(LDLIBS)
 
 # The test suite needs the `check` library, the fuzz targets clang with
-# libFuzzer, the browser tests Chromium; on Debian this installs what is
-# missing.
+# libFuzzer, the browser tests Chromium, the cluster test Slurm, munge and
+# GNU parallel; on Debian this installs what is missing.
 deps:
 	@need=""; \
 	pkg-config --exists check 2>/dev/null || need="$$need check pkg-config"; \
 	[ -x /usr/bin/chromium ] || [ -n "$$CHROMIUM" ] || need="$$need chromium"; \
 	printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' > /tmp/denham-fuzz-probe.c; \
 	$(FUZZ_CC) -fsanitize=fuzzer /tmp/denham-fuzz-probe.c -o /tmp/denham-fuzz-probe 2>/dev/null || need="$$need clang libclang-rt-dev"; \
+	[ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] && command -v sbatch >/dev/null || need="$$need slurm-wlm"; \
+	[ -x /usr/sbin/munged ] || need="$$need munge"; \
+	command -v parallel >/dev/null || need="$$need parallel"; \
 	if [ -n "$$need" ]; then \
 		echo "installing$$need with apt-get"; \
 		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
@@ -131,6 +134,11 @@ deps:
 # The transcript and match tests drive the real binaries, so `test` builds them.
 test: build/test_denham denham denham-match
 	./build/test_denham
+
+# bench/cluster/ on a one-node Slurm cluster started for the test (as
+# root) and with GNU parallel on this machine (tests/cluster.sh).
+test-cluster: denham denham-match
+	tests/cluster.sh
 
 sanitize: build/test_denham_san denham denham-match
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/test_denham_san

@@ -105,13 +105,20 @@ play_slurm() {
     job="${job%%;*}"
     echo "$job" > "$out/slurm.job"
     # squeue lists the array's tasks until the last has ended; an error
-    # (the controller busy) is asked again, an unknown job is one ended.
-    local q
+    # (the controller busy) is asked again for five minutes, an unknown job
+    # is one ended.
+    local q errors=0
     while :; do
         if q=$(squeue -h -j "$job" -o %i 2>&1); then
             [ -n "$q" ] || break
+            errors=0
         else
             [[ "$q" == *"Invalid job id"* ]] && break
+            errors=$((errors + 1))
+            if [ "$errors" -ge 300 ]; then
+                echo "sprt.sh: squeue has failed for five minutes: $q" >&2
+                exit 1
+            fi
         fi
         sleep 1
     done
@@ -119,7 +126,7 @@ play_slurm() {
 }
 play_parallel() {
     tr , '\n' <<< "$1" | parallel --sshloginfile "$hosts" \
-        "SHARD={} SHARDS=$n $(quote "$here/shard.sh" match "$out" "${args[@]}")> $(quote "$out")/parallel-{}.log 2>&1" &
+        "SHARD={} SHARDS=$n $(quote "$here/shard.sh" match "$out" "${args[@]}") > $(printf %q "$out")/parallel-{}.log 2>&1" &
     ppid=$!
     wait "$ppid" || true
     ppid=""
@@ -148,7 +155,7 @@ note=""
 [ "$resumed" = 0 ] || note=", resumed"
 say "sprt: $n shards, $batch a batch, SPRT ${sprt[*]}, on $where$note"
 declare -A failed=()
-b=0
+b=$(grep -c '^batch ' "$out/sprt.log" || true)
 while :; do
     if compgen -G "$out/shard-*.txt" > /dev/null && merge; then
         cat "$out/result.txt"
