@@ -49,6 +49,8 @@ wait_job() {
     while :; do
         q=$(squeue -h -j "$1" -o "%i %T %r" 2>&1) || { [[ "$q" == *"Invalid job id"* ]] && return 0; }
         [ -z "$q" ] && return 0
+        [[ "$q" != *DependencyNeverSatisfied* ]] ||
+            fail "job $1 waits for shards that failed: $(tail -n 3 "$t"/*/slurm-*.log 2> /dev/null)"
         [ "$(date +%s)" -lt "$deadline" ] || fail "job $1 still queued after ${2:-180} s: $q"
         sleep 0.5
     done
