@@ -33,6 +33,8 @@ for b in sbatch squeue sinfo scancel munged slurmctld slurmd parallel; do
 done
 [ -x denham ] && [ -x denham-match ] || fail "build ./denham and ./denham-match first (make)"
 
+# A run killed outright left its daemons: stopped by the ids it kept.
+[ ! -d "$t/slurm" ] || bench/cluster/one-node.sh stop "$t/slurm"
 rm -rf "$t"
 mkdir -p "$t"
 sprt_pid=""
