@@ -29,7 +29,7 @@ MATCH_SRC := $(filter-out bench/runner/match_main.c,$(wildcard bench/runner/*.c)
 # The web app (web/), built into the binary as a generated table.
 WEB_FILES := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 
-.PHONY: all portable pgo deps test sanitize tsan bench fuzz soak soak-tsan clean
+.PHONY: all portable pgo deps test sanitize tsan bench fuzz soak soak-tsan clean install uninstall
 # The default goal, so that a plain `make` builds what README.md runs.
 all: denham denham-match
 
@@ -117,12 +117,13 @@ build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=$(REL)/%.o) $(patsubst %.c,$(REL)
 	$(CC) $(RELFLAGS) -o $@ $^ $(LDLIBS)
 
 # The test suite needs the `check` library, the fuzz targets clang with
-# libFuzzer, the browser tests Chromium; on Debian this installs what is
-# missing.
+# libFuzzer, the browser tests Chromium, the manual pages' test man; on
+# Debian this installs what is missing.
 deps:
 	@need=""; \
 	pkg-config --exists check 2>/dev/null || need="$$need check pkg-config"; \
 	[ -x /usr/bin/chromium ] || [ -n "$$CHROMIUM" ] || need="$$need chromium"; \
+	command -v man >/dev/null 2>&1 || need="$$need man-db"; \
 	printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' > /tmp/denham-fuzz-probe.c; \
 	$(FUZZ_CC) -fsanitize=fuzzer /tmp/denham-fuzz-probe.c -o /tmp/denham-fuzz-probe 2>/dev/null || need="$$need clang libclang-rt-dev"; \
 	if [ -n "$$need" ]; then \
@@ -196,6 +197,23 @@ soak-tsan: build/denham-tsan denham-match
 
 bench: build/bench_denham denham
 	./build/bench_denham
+
+# `make install` as packagers expect: PREFIX (default /usr/local) and
+# DESTDIR (a staging root). The binaries need no file beside them: the web
+# app is built in.
+PREFIX ?= /usr/local
+BINDIR := $(PREFIX)/bin
+MAN1DIR := $(PREFIX)/share/man/man1
+MAN_PAGES := docs/man/denham.1 docs/man/denham-match.1
+
+install: denham denham-match
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MAN1DIR)"
+	install -m 755 denham denham-match "$(DESTDIR)$(BINDIR)/"
+	install -m 644 $(MAN_PAGES) "$(DESTDIR)$(MAN1DIR)/"
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/denham" "$(DESTDIR)$(BINDIR)/denham-match"
+	rm -f "$(DESTDIR)$(MAN1DIR)/denham.1" "$(DESTDIR)$(MAN1DIR)/denham-match.1"
 
 clean:
 	rm -rf build denham denham-match

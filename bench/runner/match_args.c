@@ -13,9 +13,9 @@
 #include "../../engine/games/variants.h"
 #include "match_args.h"
 
-static void usage(void)
+void match_usage(FILE *out)
 {
-    fprintf(stderr,
+    fprintf(out,
             "usage: denham-match --engine name=A cmd=./denham [option.Hash=16] [LIMIT]\n"
             "                    --engine name=B cmd=./denham [LIMIT] [options]\n"
             "       (up to four --engine in jinxx-3p and jinxx-4p, one per seat at most)\n"
@@ -289,12 +289,9 @@ int match_args(int argc, char **argv, match_cfg_t *cfg)
             cfg->quiet = true;
             i += 1;
             continue;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage();
-            return 0;
         } else {
             fprintf(stderr, "denham-match: bad or incomplete argument '%s'\n", a);
-            usage();
+            match_usage(stderr);
             return 2;
         }
         i += 2;
@@ -302,7 +299,7 @@ int match_args(int argc, char **argv, match_cfg_t *cfg)
     cfg->n_engines = n_engines;
     if (n_engines < 2 || (n_engines > 2 && game_teams(cfg->game) <= 2) || n_engines > cfg->game->players) {
         fprintf(stderr, "denham-match: two engines, or in a free-for-all game up to one per seat\n");
-        usage();
+        match_usage(stderr);
         return 2;
     }
     if (!set_seating(cfg, seating))

@@ -36,6 +36,7 @@
 #include "http.h"
 #include "sessions.h"
 #include "web_assets.h"
+#include "../cli/usage.h"
 
 #define CONNECTIONS_MAX 64       /* requests served at once; more get 503 at once */
 #define IO_TIMEOUT_S 10          /* a client that sends or reads nothing for this long is dropped */
@@ -418,13 +419,12 @@ int serve_run(const serve_config_t *cfg)
     return 0;
 }
 
-static int usage(const char *why)
+/* A refused option (and its value), named; the usage is usage.c's. */
+static int refuse(const char *option, const char *value, const char *why)
 {
-    fprintf(stderr,
-            "denham serve: %s\nusage: denham serve [--port N] [--host ADDR] [--engine CMD] [--max-sessions N] "
-            "[--idle-seconds N]\n",
-            why);
-    return 2;
+    char what[300];
+    snprintf(what, sizeof what, "%.60s%s%.60s", option, value ? " " : "", value ? value : "");
+    return usage_error("serve", what, why);
 }
 
 int serve_main(int argc, char **argv)
@@ -434,7 +434,7 @@ int serve_main(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long long x;
         if (!v)
-            return usage("every option takes a value");
+            return refuse(a, NULL, strncmp(a, "--", 2) == 0 ? "takes a value" : "unknown argument");
         if (strcmp(a, "--port") == 0 && number_parse(v, 0, 65535, &x))
             cfg.port = (int)x;
         else if (strcmp(a, "--host") == 0 && strlen(v) < 64)
@@ -446,7 +446,7 @@ int serve_main(int argc, char **argv)
         else if (strcmp(a, "--idle-seconds") == 0 && number_parse(v, 1, 86400, &x))
             cfg.idle_ms = x * 1000;
         else
-            return usage("unknown option or bad value (--port 0-65535, --max-sessions 1-64, --idle-seconds 1-86400)");
+            return refuse(a, v, "unknown option, or a value out of its range (below)");
         i++;
     }
     return serve_run(&cfg);
