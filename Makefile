@@ -11,32 +11,39 @@ REL     := build/rel$(if $(ARCH),-$(ARCH))
 RELFLAGS = $(CFLAGS) $(if $(ARCH),-march=$(ARCH)) -flto=auto
 # build/arch names the ARCH the binaries were last linked for; it changes
 # with ARCH, so that switching relinks them from that ARCH's objects.
-$(shell mkdir -p build; [ "$$(cat build/arch 2>/dev/null)" = "$(ARCH)" ] || echo "$(ARCH)" > build/arch)
+$(shell mkdir -p build; [ -f build/arch ] && [ "$$(cat build/arch)" = "$(ARCH)" ] || echo "$(ARCH)" > build/arch)
 LDLIBS  := -lpthread -lm
 
-LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/games/*/*.c engine/search/*.c engine/learn/*.c) protocol/protocol.c protocol/search_thread.c protocol/cli.c protocol/datagen.c protocol/tune.c protocol/otep.c \
-            protocol/otn.c protocol/out.c protocol/analyse.c protocol/play.c protocol/describe.c \
-            protocol/http.c protocol/serve.c protocol/sessions.c build/gen/web_assets.c
+# The engine, and every front end but main.c (which the test binaries
+# replace with their own main).
+LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/games/*/*.c engine/search/*.c engine/learn/*.c) \
+            $(wildcard protocol/ugi/*.c protocol/otep/*.c protocol/common/*.c) \
+            $(filter-out protocol/cli/main.c,$(wildcard protocol/cli/*.c)) \
+            $(filter-out protocol/serve/embed_web.c,$(wildcard protocol/serve/*.c)) build/gen/web_assets.c
 TEST_SRC := $(wildcard tests/*.c) tests/fuzz/targets.c tests/fuzz/session.c
 FUZZ_TARGETS := protocol session http fen moves match_args otep openings
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-MATCH_SRC := bench/match.c bench/match_args.c bench/match_merge.c bench/engine_proc.c bench/stats.c
+MATCH_SRC := $(filter-out bench/runner/match_main.c,$(wildcard bench/runner/*.c))
 # The web app (web/), built into the binary as a generated table.
 WEB_FILES := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
+
+.PHONY: all portable pgo deps test test-cluster sanitize tsan bench fuzz soak soak-tsan clean install uninstall
+# The default goal, so that a plain `make` builds what README.md runs.
+all: denham denham-match
 
 # Shared by the tests and the benchmarks: very long games, and the tools
 # that drive `denham serve` (an HTTP client, a headless browser over the
 # DevTools pipe, a strict JSON reader).
-BENCH_LIB := bench/long_game.c bench/http_client.c bench/cdp.c bench/json_check.c
+BENCH_LIB := $(wildcard bench/tools/*.c)
 
 # Expanded when used (=, not :=), so that `make deps test` sees the check
 # that deps has just installed.
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck_pic -lsubunit -lm -lrt -pthread)
 
-build/embed_web: protocol/embed_web.c
+build/embed_web: protocol/serve/embed_web.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) -O1 -o $@ $<
 
@@ -53,8 +60,6 @@ SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 TSAN_OBJ := $(LIB_SRC:%.c=build/tsan/%.o)
 TSANFLAGS := -O1 -g -fsanitize=thread
 
-.PHONY: all portable pgo deps test test-cluster sanitize tsan bench fuzz soak soak-tsan clean
-all: denham denham-match
 
 # For another machine: no -march.
 portable:
@@ -73,10 +78,10 @@ pgo:
 	$(MAKE) REL=build/pgo CFLAGS="$(CFLAGS) -fprofile-use -fprofile-partial-training -fprofile-dir=$(PGO_DATA)" build/pgo/denham
 	cp build/pgo/denham denham
 
-build/pgo/denham: $(REL_OBJ) $(REL)/protocol/main.o
+build/pgo/denham: $(REL_OBJ) $(REL)/protocol/cli/main.o
 	$(CC) $(RELFLAGS) -o $@ $^ $(LDLIBS)
 
-denham: $(REL_OBJ) $(REL)/protocol/main.o build/arch
+denham: $(REL_OBJ) $(REL)/protocol/cli/main.o build/arch
 	$(CC) $(RELFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 
 $(REL)/%.o: %.c
@@ -95,7 +100,7 @@ build/tsan/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(TSANFLAGS) $(CHECK_CFLAGS) -MMD -MP -c -o $@ $<
 
-denham-match: $(REL_OBJ) $(MATCH_SRC:%.c=$(REL)/%.o) $(REL)/bench/match_main.o build/arch
+denham-match: $(REL_OBJ) $(MATCH_SRC:%.c=$(REL)/%.o) $(REL)/bench/runner/match_main.o build/arch
 	$(CC) $(RELFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS) -lm
 
 # The tests link the match runner's statistics and process code too.
@@ -108,17 +113,18 @@ build/test_denham_san: $(SAN_OBJ) $(MATCH_SRC:%.c=build/san/%.o) $(BENCH_LIB:%.c
 build/test_denham_tsan: $(TSAN_OBJ) $(MATCH_SRC:%.c=build/tsan/%.o) $(BENCH_LIB:%.c=build/tsan/%.o) $(TEST_SRC:%.c=build/tsan/%.o)
 	$(CC) $(TSANFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS) -lm
 
-build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=$(REL)/%.o) $(REL)/bench/brax_endings.o \
-                    $(REL)/bench/web_bench.o $(REL)/bench/bench_main.o
+build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=$(REL)/%.o) $(patsubst %.c,$(REL)/%.o,$(wildcard bench/speed/*.c))
 	$(CC) $(RELFLAGS) -o $@ $^ $(LDLIBS)
 
 # The test suite needs the `check` library, the fuzz targets clang with
-# libFuzzer, the browser tests Chromium, the cluster test Slurm, munge and
-# GNU parallel; on Debian this installs what is missing.
+# libFuzzer, the browser tests Chromium, the manual pages' test man, the
+# cluster test Slurm, munge and GNU parallel; on Debian this installs what
+# is missing.
 deps:
 	@need=""; \
 	pkg-config --exists check 2>/dev/null || need="$$need check pkg-config"; \
 	[ -x /usr/bin/chromium ] || [ -n "$$CHROMIUM" ] || need="$$need chromium"; \
+	command -v man >/dev/null 2>&1 || need="$$need man-db"; \
 	printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' > /tmp/denham-fuzz-probe.c; \
 	$(FUZZ_CC) -fsanitize=fuzzer /tmp/denham-fuzz-probe.c -o /tmp/denham-fuzz-probe 2>/dev/null || need="$$need clang libclang-rt-dev"; \
 	[ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] && command -v sbatch >/dev/null || need="$$need slurm-wlm"; \
@@ -157,7 +163,7 @@ tsan: build/test_denham_tsan build/denham_tsan denham denham-match
 
 # `denham serve`'s threads under ThreadSanitizer: the serve suite runs this
 # build as the server (a report ends it with status 66, which fails the test).
-build/denham_tsan: $(TSAN_OBJ) build/tsan/protocol/main.o
+build/denham_tsan: $(TSAN_OBJ) build/tsan/protocol/cli/main.o
 	$(CC) $(TSANFLAGS) -o $@ $^ $(LDLIBS)
 
 # libFuzzer with ASan and UBSan, one binary per target (tests/fuzz); each
@@ -182,24 +188,41 @@ fuzz: $(FUZZ_TARGETS:%=build/fuzz/%)
 	done
 
 # The engine built with ASan and UBSan, for the soak; and with TSan.
-build/denham-san: $(SAN_OBJ) build/san/protocol/main.o
+build/denham-san: $(SAN_OBJ) build/san/protocol/cli/main.o
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
-build/denham-tsan: $(TSAN_OBJ) build/tsan/protocol/main.o
+build/denham-tsan: $(TSAN_OBJ) build/tsan/protocol/cli/main.o
 	$(CC) $(TSANFLAGS) -o $@ $^ $(LDLIBS)
 
-# Self-play of the sanitizer build in every variant (bench/soak.sh):
+# Self-play of the sanitizer build in every variant (bench/runner/soak.sh):
 # SOAK_GAMES per variant (default 100) at SOAK_TC (default 1+0.01),
 # SOAK_CONCURRENCY games at a time (default 2).
 soak: build/denham-san denham-match
-	bench/soak.sh
+	bench/runner/soak.sh
 
 # The same with the ThreadSanitizer build searching on two threads.
 soak-tsan: build/denham-tsan denham-match
-	SOAK_ENGINE=build/denham-tsan SOAK_OPTIONS=option.Threads=2 bench/soak.sh
+	SOAK_ENGINE=build/denham-tsan SOAK_OPTIONS=option.Threads=2 bench/runner/soak.sh
 
 bench: build/bench_denham denham
 	./build/bench_denham
+
+# `make install` as packagers expect: PREFIX (default /usr/local) and
+# DESTDIR (a staging root). The binaries need no file beside them: the web
+# app is built in.
+PREFIX ?= /usr/local
+BINDIR := $(PREFIX)/bin
+MAN1DIR := $(PREFIX)/share/man/man1
+MAN_PAGES := docs/man/denham.1 docs/man/denham-match.1
+
+install: denham denham-match
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MAN1DIR)"
+	install -m 755 denham denham-match "$(DESTDIR)$(BINDIR)/"
+	install -m 644 $(MAN_PAGES) "$(DESTDIR)$(MAN1DIR)/"
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/denham" "$(DESTDIR)$(BINDIR)/denham-match"
+	rm -f "$(DESTDIR)$(MAN1DIR)/denham.1" "$(DESTDIR)$(MAN1DIR)/denham-match.1"
 
 clean:
 	rm -rf build denham denham-match

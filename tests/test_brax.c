@@ -619,7 +619,7 @@ START_TEST(solved_endings_agree_with_the_moves)
                 check_solved(g, a, b, 'r', q, NULL);
                 check_solved(g, a, b, 'b', q, NULL);
             }
-    /* The counts of the separate solver in bench/brax_endings.c, which
+    /* The counts of the separate solver in bench/speed/brax_endings.c, which
      * works through the game interface alone (`bench_denham brax-endings`). */
     static const long expected[2][2][3] = {
         {{0, 430470, 81450}, {354, 507256, 4310}}, /* brax */

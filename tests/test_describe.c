@@ -11,10 +11,10 @@
 #include "../engine/core/record.h"
 #include "../engine/core/rng.h"
 #include "../engine/games/variants.h"
-#include "../protocol/describe.h"
-#include "../protocol/protocol.h"
+#include "../protocol/ugi/describe.h"
+#include "../protocol/ugi/protocol.h"
 #include "helpers.h"
-#include "../bench/json_check.h"
+#include "../bench/tools/json_check.h"
 
 #define CELLS_MAX 256
 

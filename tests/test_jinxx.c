@@ -57,7 +57,7 @@ START_TEST(perft_two_players_after_a_roll)
 END_TEST
 
 /* Every player count and face from the start, depths 1-3, against the
- * reference (deeper figures are in bench/perft.txt). */
+ * reference (deeper figures are in bench/speed/perft.txt). */
 START_TEST(perft_matches_reference)
 {
     static const char *const faces[7] = {"-", "S", "M", "L", "SM", "SL", "ML"};

@@ -13,8 +13,8 @@
 #include "../engine/games/variants.h"
 #include "../engine/learn/texel.h"
 #include "../engine/search/search.h"
-#include "../protocol/datagen.h"
-#include "../protocol/tune.h"
+#include "../protocol/cli/datagen.h"
+#include "../protocol/cli/tune.h"
 #include "helpers.h"
 
 static int n_variants(void)

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench/match.h"
-#include "../bench/stats.h"
+#include "../bench/runner/match.h"
+#include "../bench/runner/stats.h"
 #include "../engine/core/record.h"
 #include "../engine/games/brandubh/brandubh.h"
 #include "../engine/games/variants.h"

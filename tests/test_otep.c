@@ -9,12 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../bench/engine_proc.h"
+#include "../protocol/common/engine_proc.h"
 #include "../engine/core/record.h"
 #include "../engine/core/timeman.h"
 #include "../engine/games/variants.h"
-#include "../protocol/otep.h"
-#include "../protocol/otn.h"
+#include "../protocol/otep/otep.h"
+#include "../protocol/otep/otn.h"
 #include "helpers.h"
 
 #define START "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"

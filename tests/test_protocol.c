@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench/engine_proc.h"
-#include "../bench/long_game.h"
+#include "../protocol/common/engine_proc.h"
+#include "../bench/tools/long_game.h"
 #include "../engine/core/timeman.h"
 #include "../engine/games/variants.h"
-#include "../protocol/protocol.h"
+#include "../protocol/ugi/protocol.h"
 #include "helpers.h"
 
 static const char *run(const char *input);
@@ -950,11 +950,11 @@ START_TEST(bench_searches_as_go_does)
 END_TEST
 
 /* Issue 11: the node count of `./denham bench <variant>` is the one
- * committed in bench/bench-nodes.txt, so any change of search behaviour
+ * committed in bench/speed/bench-nodes.txt, so any change of search behaviour
  * shows in review. */
 START_TEST(bench_node_counts_are_the_committed_ones)
 {
-    FILE *f = fopen("bench/bench-nodes.txt", "r");
+    FILE *f = fopen("bench/speed/bench-nodes.txt", "r");
     ck_assert_ptr_nonnull(f);
     char line[256], variant[64];
     unsigned long long want;

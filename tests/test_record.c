@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench/long_game.h"
+#include "../bench/tools/long_game.h"
 #include "../engine/core/record.h"
 #include "../engine/games/variants.h"
 #include "helpers.h"

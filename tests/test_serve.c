@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "../engine/core/timeman.h"
-#include "../protocol/http.h"
+#include "../protocol/serve/http.h"
 #include "helpers.h"
-#include "../bench/http_client.h"
+#include "../bench/tools/http_client.h"
 
 static int parse(const char *text, http_request_t *req) { return http_parse(text, strlen(text), req); }
 

@@ -19,10 +19,10 @@
 #include "../engine/core/rng.h"
 #include "../engine/games/variants.h"
 #include "../engine/core/timeman.h"
-#include "../bench/cdp.h"
+#include "../bench/tools/cdp.h"
 #include "helpers.h"
-#include "../bench/http_client.h"
-#include "../bench/json_check.h"
+#include "../bench/tools/http_client.h"
+#include "../bench/tools/json_check.h"
 
 #define WAIT_MS 60000
 

@@ -1,8 +1,9 @@
 /*
  * iterate.c: iterative deepening, aspiration windows, MultiPV lines, time
- * use, the reports, and search_run, the way in. May not reach into a
- * node's search (negamax.c) or the threads' hand-over (threads.c) but
- * through their functions.
+ * use, the reports, and search_run, the way in, which runs the same
+ * iterations on Lazy SMP's helper threads beside the main one. May not
+ * reach into a node's search (negamax.c) or the threads' hand-over
+ * (threads.c) but through their functions.
  */
 #include <assert.h>
 #include <string.h>
@@ -318,11 +319,56 @@ void iterate(ctx_t *c, int n, search_result_t *res, line_t *lines)
         publish(c, res, lines, 1, handed);
 }
 
+static void *helper_main(void *arg)
+{
+    ctx_t *c = arg;
+    search_result_t unused;
+    line_t line;
+    move_t moves[MAX_MOVES];
+    iterate(c, ctx_allowed_root_moves(c->req, moves, c->g->gen_moves(&c->pos, moves)), &unused, &line);
+    return NULL;
+}
+
+/* Starts the helper threads (as many as can be had). */
+static void start_helpers(searcher_t *s, const search_request_t *req)
+{
+    atomic_store(&s->helpers_stop, false);
+    atomic_store(&s->handed_depth, 0);
+    atomic_store(&s->started_depth, 0);
+    atomic_store(&s->completed_depth, 0);
+    for (int i = 1; i < s->threads; i++) {
+        worker_t *w = &s->workers[i];
+        w->running = false;
+        if (!ctx_ensure_history(w, req->game->move_keys))
+            continue;
+        ctx_init(w->ctx, s, req, i);
+        w->ctx->leapfrogs = true;
+        w->running = pthread_create(&w->thread, NULL, helper_main, w->ctx) == 0;
+    }
+}
+
+/* Stops and joins the helpers; what they counted. */
+static counts_t stop_helpers(searcher_t *s)
+{
+    atomic_store(&s->helpers_stop, true);
+    counts_t n = {0, 0};
+    for (int i = 1; i < s->threads; i++) {
+        worker_t *w = &s->workers[i];
+        if (w->running) {
+            pthread_join(w->thread, NULL);
+            w->running = false;
+            n.nodes += w->ctx->nodes;
+            n.tbhits += w->ctx->tbhits;
+        }
+    }
+    return n;
+}
+
 search_result_t search_run(searcher_t *s, const search_request_t *req)
 {
     ctx_t *c = s->workers[0].ctx;
     search_result_t res = {.best = MOVE_NONE, .ponder = MOVE_NONE};
-    if (!searcher_ensure_history(&s->workers[0], req->game->move_keys))
+    if (!ctx_ensure_history(&s->workers[0], req->game->move_keys))
         return res;
     ctx_init(c, s, req, 0);
     tt_new_search(&s->tt);
@@ -343,10 +389,10 @@ search_result_t search_run(searcher_t *s, const search_request_t *req)
         report(c, req, 0, 1, res.score, &win, 1, SEARCH_EXACT);
         return res;
     }
-    threads_start_helpers(s, req);
+    start_helpers(s, req);
     c->leapfrogs = s->threads > 1 && req->multipv <= 1;
     iterate(c, n, &res, s->lines);
-    counts_t helpers = threads_stop_helpers(s);
+    counts_t helpers = stop_helpers(s);
     res.nodes = c->nodes + helpers.nodes;
     res.tbhits = c->tbhits + helpers.tbhits;
     return res;

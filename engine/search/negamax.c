@@ -441,7 +441,7 @@ bool search_quiet(searcher_t *s, const game_t *g, const position_t *pos)
                             .chance_pruning = SEARCH_CHANCE_DEFAULT, .exact = true};
     limits_init(&req.limits);
     worker_t *w = &s->workers[0];
-    if (!searcher_ensure_history(w, g->move_keys))
+    if (!ctx_ensure_history(w, g->move_keys))
         return false;
     ctx_t *c = w->ctx;
     ctx_init(c, s, &req, 0);

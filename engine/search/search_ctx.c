@@ -1,12 +1,14 @@
 /*
  * search_ctx.c: one running search's state: setting it up, its counts and
  * limits, the side each player is on, static values through the
- * evaluation cache, terminal and solved scores. May not search: no
+ * evaluation cache, terminal and solved scores, and a worker's history
+ * tables. May not search: no
  * recursion starts here.
  */
 #include "search_ctx.h"
 
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Is the search long enough for progress reports (main thread only)? */
@@ -179,4 +181,23 @@ void ctx_init(ctx_t *c, searcher_t *s, const search_request_t *req, int id)
     c->root_index = keep;
     c->keys[c->key_count++] = c->g->hash(&c->pos);
     c->rev_from[0] = 0;
+}
+
+bool ctx_ensure_history(worker_t *w, int keys)
+{
+    if (w->history && w->history_keys == keys)
+        return true;
+    int *h = calloc(2 * (size_t)keys, sizeof *h);
+    move_t *cm = calloc(2 * (size_t)keys, sizeof *cm);
+    if (!h || !cm) {
+        free(h);
+        free(cm);
+        return false;
+    }
+    free(w->history);
+    free(w->counters);
+    w->history = h;
+    w->counters = cm;
+    w->history_keys = keys;
+    return true;
 }

@@ -138,6 +138,9 @@ typedef struct counts {
 
 /* ---- search_ctx.c ---- */
 
+/* A worker's history and counter-move tables for a game of `keys` move
+ * keys, kept between searches; false when out of memory. */
+bool ctx_ensure_history(worker_t *w, int keys);
 /* Sets a search up for thread id (0: the main thread). */
 void ctx_init(ctx_t *c, searcher_t *s, const search_request_t *req, int id);
 /* Is the search long enough for progress reports (main thread only)? */
@@ -234,9 +237,6 @@ static inline void atomic_raise(atomic_int *v, int x)
 
 /* ---- the other files ---- */
 
-/* searcher.c: a worker's history and counter-move tables for a game of
- * `keys` move keys; false when out of memory. */
-bool searcher_ensure_history(worker_t *w, int keys);
 
 /* negamax.c: the main search, and its tables (once). */
 void negamax_init(void);
@@ -250,10 +250,8 @@ score_t chance_node(ctx_t *c, int depth, int ply, score_t alpha, score_t beta, b
 /* iterate.c: iterative deepening on one thread over the n root moves. */
 void iterate(ctx_t *c, int n, search_result_t *res, line_t *lines);
 
-/* threads.c: the helper threads of Lazy SMP, and the hand-over of the
- * iterations they complete first. */
-void threads_start_helpers(searcher_t *s, const search_request_t *req);
-counts_t threads_stop_helpers(searcher_t *s);
+/* threads.c: the hand-over between Lazy SMP's threads of the iterations
+ * they complete first. */
 void threads_hand_over(ctx_t *c, int depth, const line_t *line);
 int threads_take_handed(ctx_t *c, int depth, line_t *line);
 /* The depth of this thread's next iteration, `depth` at the earliest. */

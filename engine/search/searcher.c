@@ -129,22 +129,3 @@ int search_mate_moves(const game_t *g, const position_t *root, score_t score, co
     }
     return score > 0 ? own : -own;
 }
-
-bool searcher_ensure_history(worker_t *w, int keys)
-{
-    if (w->history && w->history_keys == keys)
-        return true;
-    int *h = calloc(2 * (size_t)keys, sizeof *h);
-    move_t *cm = calloc(2 * (size_t)keys, sizeof *cm);
-    if (!h || !cm) {
-        free(h);
-        free(cm);
-        return false;
-    }
-    free(w->history);
-    free(w->counters);
-    w->history = h;
-    w->counters = cm;
-    w->history_keys = keys;
-    return true;
-}

@@ -1,9 +1,9 @@
 /*
- * threads.c: Lazy SMP's helper threads and the hand-over between them.
- * Every thread searches the same root by iterative deepening (iterate.c),
- * sharing only the transposition table; a helper that completes an
- * iteration deeper than the main thread's hands its line over here, and
- * the main thread takes it as its own.
+ * threads.c: what Lazy SMP's threads share beyond the transposition table:
+ * the depth each starts next, and the hand-over of a helper's completed
+ * iteration when it is deeper than the main thread's, which the main
+ * thread then takes as its own. Called by iterative deepening (iterate.c,
+ * which also starts and stops the helpers); may not search.
  */
 #include <string.h>
 
@@ -61,49 +61,4 @@ int threads_take_handed(ctx_t *c, int depth, line_t *line)
     memcpy(line->pv, s->handed.pv, (size_t)s->handed.pv_len * sizeof *line->pv);
     pthread_mutex_unlock(&s->handed_lock);
     return got;
-}
-
-static void *helper_main(void *arg)
-{
-    ctx_t *c = arg;
-    search_result_t unused;
-    line_t line;
-    move_t moves[MAX_MOVES];
-    iterate(c, ctx_allowed_root_moves(c->req, moves, c->g->gen_moves(&c->pos, moves)), &unused, &line);
-    return NULL;
-}
-
-/* Starts the helper threads (as many as can be had). */
-void threads_start_helpers(searcher_t *s, const search_request_t *req)
-{
-    atomic_store(&s->helpers_stop, false);
-    atomic_store(&s->handed_depth, 0);
-    atomic_store(&s->started_depth, 0);
-    atomic_store(&s->completed_depth, 0);
-    for (int i = 1; i < s->threads; i++) {
-        worker_t *w = &s->workers[i];
-        w->running = false;
-        if (!searcher_ensure_history(w, req->game->move_keys))
-            continue;
-        ctx_init(w->ctx, s, req, i);
-        w->ctx->leapfrogs = true;
-        w->running = pthread_create(&w->thread, NULL, helper_main, w->ctx) == 0;
-    }
-}
-
-/* Stops and joins the helpers; what they counted. */
-counts_t threads_stop_helpers(searcher_t *s)
-{
-    atomic_store(&s->helpers_stop, true);
-    counts_t n = {0, 0};
-    for (int i = 1; i < s->threads; i++) {
-        worker_t *w = &s->workers[i];
-        if (w->running) {
-            pthread_join(w->thread, NULL);
-            w->running = false;
-            n.nodes += w->ctx->nodes;
-            n.tbhits += w->ctx->tbhits;
-        }
-    }
-    return n;
 }

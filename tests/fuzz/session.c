@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "../../engine/games/variants.h"
-#include "../../protocol/protocol.h"
+#include "../../protocol/ugi/protocol.h"
 #include "targets.h"
 
 #define SESSION_MAX_BYTES 4096

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bench/match.h"
-#include "../../bench/match_args.h"
+#include "../../bench/runner/match.h"
+#include "../../bench/runner/match_args.h"
 #include "../../engine/games/variants.h"
-#include "../../protocol/http.h"
-#include "../../protocol/otep.h"
-#include "../../protocol/protocol.h"
+#include "../../protocol/serve/http.h"
+#include "../../protocol/otep/otep.h"
+#include "../../protocol/ugi/protocol.h"
 
 #define FUZZ_MAX_INPUT 4096
 

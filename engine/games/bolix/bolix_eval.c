@@ -6,6 +6,8 @@
  */
 #include "bolix_eval.h"
 
+#include <pthread.h>
+
 /* Every weight of the evaluation, by name: `eval` shows them with their
  * contributions, a tuner changes them (bolix_weights). The line weights
  * value a window of five one colour alone holds, by its marbles (a five
@@ -23,9 +25,22 @@ static eval_weight_t weight[W_COUNT] = {
 };
 #define W(k) (weight[k].value)
 
-eval_weights_t bolix_weights = {weight, W_COUNT, bolix_worth_init};
+/* The rules sum what each window is worth as marbles come and go
+ * (bolix_worth_set); the values are the line weights, so they are handed
+ * over again whenever the weights change. Five counts as four: a five has
+ * ended the game before anything sums it. */
+static void hand_window_values(void)
+{
+    int16_t value[6] = {0};
+    for (int k = 1; k <= 5; k++)
+        value[k] = (int16_t)W(W_LINE1 + (k < 5 ? k : 4) - 1);
+    bolix_worth_set(value);
+}
 
-int bolix_window_value(int k) { return k == 0 ? 0 : W(W_LINE1 + (k < 5 ? k : 4) - 1); }
+eval_weights_t bolix_weights = {weight, W_COUNT, hand_window_values};
+
+static pthread_once_t values_once = PTHREAD_ONCE_INIT;
+void bolix_eval_ensure(void) { pthread_once(&values_once, hand_window_values); }
 
 /* The coefficients of the line weights: the windows each colour alone
  * holds, by how many marbles (a trace only: the sums are kept). */

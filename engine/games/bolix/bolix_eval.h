@@ -6,8 +6,9 @@
 
 /* The evaluation's weights. */
 extern eval_weights_t bolix_weights;
-/* Value of a window holding k marbles of one colour and none of the other. */
-int bolix_window_value(int k);
+/* Hands the window values to the rules, once; every position is set up
+ * after it (the text's set-up calls it), so make and unmake sum them. */
+void bolix_eval_ensure(void);
 
 score_t bolix_evaluate(const position_t *pos, eval_trace_t *t);
 

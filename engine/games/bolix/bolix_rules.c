@@ -12,7 +12,6 @@
 
 #include "../../core/rng.h"
 #include "bolix.h"
-#include "bolix_eval.h"
 
 /* The six directions as (dq, dn); the first three are the line directions. */
 static const int DQ[6] = {0, 1, 1, 0, -1, -1}, DN[6] = {1, 0, 1, -1, 0, -1};
@@ -71,7 +70,6 @@ static void init_tables(void)
     for (int c = 0; c <= N_CELLS; c++)
         bolix_zobrist_ko[c] = rng_next(&rng);
     bolix_zobrist_pass = rng_next(&rng);
-    bolix_worth_init();
 }
 
 void bolix_tables_ensure(void) { pthread_once(&tables_once, init_tables); }
@@ -96,7 +94,7 @@ typedef struct window_worth {
 
 static window_worth_t worth[256];
 
-void bolix_worth_init(void)
+void bolix_worth_set(const int16_t line_value[6])
 {
     for (int byte = 0; byte < 256; byte++) {
         window_worth_t *v = &worth[byte];
@@ -104,7 +102,7 @@ void bolix_worth_init(void)
             int k = s ? byte >> 4 : byte & 15, other = s ? byte & 15 : byte >> 4;
             if (k == 0 || k > 5 || other != 0)
                 continue;
-            v->lines[s] = (int16_t)bolix_window_value(k);
+            v->lines[s] = line_value[k];
             v->fours[s] = k == 4;
             v->fives |= (uint8_t)((k == 5) << s);
             v->open3 |= (uint8_t)((k == 3) << s);

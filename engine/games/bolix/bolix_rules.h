@@ -65,10 +65,11 @@ static const int col_hi[10] = {6, 7, 8, 9, 10, 10, 10, 10, 10, 10};
 static inline int at(int q, int n) { return q >= 0 && q < 10 && n >= 1 && n <= 10 ? bolix_cell_at[q][n] : -1; }
 extern uint64_t bolix_zobrist_men[2][N_CELLS], bolix_zobrist_side, bolix_zobrist_ko[N_CELLS + 1], bolix_zobrist_pass;
 void bolix_tables_ensure(void);
-/* Rebuilds what each window's count is worth from the line weights (at
- * start-up, and when the weights change: positions set up after it sum
- * with the new values). */
-void bolix_worth_init(void);
+/* Sets what a window holding k marbles of one colour alone is worth
+ * (line_value[0..5]), from the evaluation's line weights: at start-up and
+ * when the weights change (positions set up after it sum with the new
+ * values). The rules keep the sums; the evaluation owns the values. */
+void bolix_worth_set(const int16_t line_value[6]);
 
 static inline bolix_t *P(position_t *p) { return (bolix_t *)p->bytes; }
 static inline const bolix_t *CP(const position_t *p) { return (const bolix_t *)p->bytes; }

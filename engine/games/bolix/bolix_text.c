@@ -1,7 +1,8 @@
 /*
  * bolix_text.c: Bolix in text: move names, position strings (reading,
  * writing, the start) and the board drawing. May not reach into the
- * evaluation.
+ * evaluation, but to make sure the window values it hands the rules are
+ * there before a position is set up.
  */
 #include "bolix_text.h"
 
@@ -11,6 +12,7 @@
 
 #include "../../core/number.h"
 #include "bolix.h"
+#include "bolix_eval.h"
 
 static void cell_name(int c, char *out, size_t len)
 {
@@ -55,6 +57,7 @@ static void rehash(bolix_t *b)
 void bolix_set_start(position_t *pos)
 {
     bolix_tables_ensure();
+    bolix_eval_ensure();
     memset(pos, 0, sizeof *pos);
     bolix_t *b = P(pos);
     b->hand[0] = b->hand[1] = HAND;
@@ -78,6 +81,7 @@ static int parse_cell(const char *s, int *used)
 bool bolix_parse_fen(position_t *pos, const char *fen, char *err, size_t errlen)
 {
     bolix_tables_ensure();
+    bolix_eval_ensure();
     memset(pos, 0, sizeof *pos);
     bolix_t *b = P(pos);
     const char *c = fen;

@@ -46,7 +46,7 @@ static const char *const bench_fens[] = {
     NULL,
 };
 
-/* The starts and the perft suite's mid-game positions (bench/perft.txt). */
+/* The starts and the perft suite's mid-game positions (bench/speed/perft.txt). */
 static const char *const bench_fens_3p[] = {
     "2bbbbb2/9/9/9/9/9/9/9/1rrr1RRR1 r - - - 0",
     "9/2b1b4/3b5/4r4/9/9/2R6/9/1r3R3 b1 - - d7 2",

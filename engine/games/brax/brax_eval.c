@@ -6,6 +6,7 @@
 #include "brax_eval.h"
 
 #include <assert.h>
+#include <pthread.h>
 
 #include "brax_ending.h"
 
@@ -58,7 +59,8 @@ static eval_weight_t weight[W_COUNT] = {
 };
 #define W(k) (weight[k].value)
 
-eval_weights_t brax_weights = {weight, W_COUNT, brax_eval_init};
+static void fill_tables(void);
+eval_weights_t brax_weights = {weight, W_COUNT, fill_tables};
 
 /* How far a man on (r, c) has come from player pl's home edge. */
 static int advance(const brax_t *b, int pl, int r, int c)
@@ -82,7 +84,7 @@ static int centre_of(int p)
  * with two (the others); rebuilt when the weights change. */
 static int16_t place_value[2][MAX_PLAYERS][N_PTS];
 
-void brax_eval_init(void)
+static void fill_tables(void)
 {
     brax_t probe = {0};
     for (int four = 0; four < 2; four++)
@@ -93,6 +95,9 @@ void brax_eval_init(void)
                     (int16_t)(W(W_CENTRE) * centre_of(p) + W(W_ADVANCE) * advance(&probe, pl, p / 9, p % 9));
             }
 }
+
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+void brax_eval_ensure(void) { pthread_once(&tables_once, fill_tables); }
 
 static int placement(const brax_t *b, int pl, eval_trace_t *t)
 {

@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "../../core/rng.h"
-#include "brax_eval.h"
 
 uint64_t brax_zobrist_men[MAX_PLAYERS][N_PTS], brax_zobrist_stm[MAX_PLAYERS], brax_zobrist_called[2];
 uint64_t brax_zobrist_caller[MAX_PLAYERS], brax_zobrist_first[N_PTS];
@@ -47,7 +46,6 @@ static void init_tables(void)
     for (int q = 0; q <= DRAW_QUIET_PLIES; q++)
         brax_zobrist_quiet[q] = rng_next(&rng);
     brax_zobrist_after_r2 = rng_next(&rng);
-    brax_eval_init();
 }
 
 void brax_tables_ensure(void) { pthread_once(&tables_once, init_tables); }

@@ -1,7 +1,8 @@
 /*
  * brax_text.c: Brax in text: move names, position strings (reading and
  * writing, the start positions), and the board drawing. Reads and builds
- * positions through the rules' types; may not reach into the evaluation.
+ * positions through the rules' types; may not reach into the evaluation,
+ * but to make sure its tables exist before a position is set up.
  */
 #include "brax_text.h"
 
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "../../core/number.h"
+#include "brax_eval.h"
 
 /* ---- text ---- */
 
@@ -116,6 +118,7 @@ static void add_man(brax_t *b, int pl, int p)
 static void clear_position(position_t *pos, int variant)
 {
     brax_tables_ensure();
+    brax_eval_ensure();
     memset(pos, 0, sizeof *pos);
     brax_t *b = P(pos);
     b->variant = (uint8_t)variant;
