@@ -84,7 +84,10 @@ trap 'stop' ERR
 dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 status=none
 chmod 400 "$dir/munge/munge.key"
 sock="$dir/munge/munge.sock"
-munged -F --key-file="$dir/munge/munge.key" --socket="$sock" --pid-file="$dir/munge/munged.pid" \
+# --force: munged refuses a socket below a directory that others cannot
+# enter (a private home, CI's mktemp clone) unless forced; there only root,
+# who runs the daemons, reaches it.
+munged -F --force --key-file="$dir/munge/munge.key" --socket="$sock" --pid-file="$dir/munge/munged.pid" \
     --log-file="$dir/munge/munged.log" --seed-file="$dir/munge/munged.seed" > "$dir/munge/munged.out" 2>&1 &
 echo $! > "$dir/munged.pid"
 for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
