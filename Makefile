@@ -14,18 +14,22 @@ RELFLAGS = $(CFLAGS) $(if $(ARCH),-march=$(ARCH)) -flto=auto
 $(shell mkdir -p build; [ -f build/arch ] && [ "$$(cat build/arch)" = "$(ARCH)" ] || echo "$(ARCH)" > build/arch)
 LDLIBS  := -lpthread -lm
 
+# The match runner's games-file tally and statistics, which `denham serve
+# --watch` uses too: in the library, not in MATCH_SRC.
+RUNNER_SHARED := bench/runner/games_tally.c bench/runner/stats.c
 # The engine, and every front end but main.c (which the test binaries
 # replace with their own main).
 LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/games/*/*.c engine/search/*.c engine/learn/*.c) \
             $(wildcard protocol/ugi/*.c protocol/otep/*.c protocol/common/*.c) \
             $(filter-out protocol/cli/main.c,$(wildcard protocol/cli/*.c)) \
-            $(filter-out protocol/serve/embed_web.c,$(wildcard protocol/serve/*.c)) build/gen/web_assets.c
+            $(filter-out protocol/serve/embed_web.c,$(wildcard protocol/serve/*.c)) build/gen/web_assets.c \
+            $(RUNNER_SHARED)
 TEST_SRC := $(wildcard tests/*.c) tests/fuzz/targets.c tests/fuzz/session.c
 FUZZ_TARGETS := protocol session http fen moves match_args otep openings
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-MATCH_SRC := $(filter-out bench/runner/match_main.c,$(wildcard bench/runner/*.c))
+MATCH_SRC := $(filter-out bench/runner/match_main.c $(RUNNER_SHARED),$(wildcard bench/runner/*.c))
 # The web app (web/), built into the binary as a generated table.
 WEB_FILES := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 

@@ -34,6 +34,8 @@ void match_usage(FILE *out)
             "  --hang MS               kill an engine silent this long past its limit (default 10000)\n"
             "  --games-file PATH       one line per game (index, variant, p1, p2, result, reason,\n"
             "                          opening, position command)\n"
+            "  --live-file PATH        the games in progress, move by move, with the engines' scores\n"
+            "                          (for `denham serve --watch PATH`)\n"
             "  --log PATH              append the engines' stderr here (default: discarded)\n"
             "  --sprt ELO0 ELO1 ALPHA BETA   stop when the SPRT decides (two-team games)\n"
             "  --seating P[,P...]      free-for-all games: who sits where, one letter per seat\n"
@@ -263,6 +265,8 @@ int match_args(int argc, char **argv, match_cfg_t *cfg)
             cfg->hang_ms = v;
         } else if (strcmp(a, "--games-file") == 0 && one) {
             cfg->games_path = argv[i + 1];
+        } else if (strcmp(a, "--live-file") == 0 && one) {
+            cfg->live_path = argv[i + 1];
         } else if (strcmp(a, "--seating") == 0 && one) {
             seating = argv[i + 1];
         } else if (strcmp(a, "--log") == 0 && one) {
