@@ -35,6 +35,7 @@
 #include "../../engine/core/number.h"
 #include "http.h"
 #include "sessions.h"
+#include "watch.h"
 #include "web_assets.h"
 #include "../cli/usage.h"
 
@@ -221,6 +222,8 @@ static void serve_request(int fd, const http_request_t *req, const char *body, s
         return respond_error(fd, 403, "this server answers only to its own address (Host)");
     if (req->has_origin && !http_origin_allowed(req->origin, req->host))
         return respond_error(fd, 403, "requests from other sites are refused (Origin)");
+    if (watch_route(fd, req->method, req->path))
+        return;
     if (strncmp(req->path, "/api/", 5) == 0)
         return serve_api(fd, req, body, body_len);
     if (strcmp(req->method, "GET") != 0 && strcmp(req->method, "HEAD") != 0)
@@ -366,7 +369,7 @@ int serve_run(const serve_config_t *cfg)
                  cfg->host);
 
     sessions_config_t sc = {cfg->engine, S.engine_path, cfg->max_sessions, cfg->idle_ms, &S.stopping};
-    if (!sessions_start(&sc)) {
+    if (!sessions_start(&sc) || !watch_start(&S.stopping)) {
         log_line("denham serve: out of memory");
         close(S.listen_fd);
         return 1;
@@ -415,6 +418,7 @@ int serve_run(const serve_config_t *cfg)
         struct timespec nap = {0, 100 * 1000 * 1000};
         nanosleep(&nap, NULL);
     }
+    watch_stop();
     log_line("denham serve: stopped");
     return 0;
 }
@@ -445,6 +449,8 @@ int serve_main(int argc, char **argv)
             cfg.max_sessions = (int)x;
         else if (strcmp(a, "--idle-seconds") == 0 && number_parse(v, 1, 86400, &x))
             cfg.idle_ms = x * 1000;
+        else if (strcmp(a, "--watch") == 0 && watch_add(v))
+            ; /* watch.c keeps the path */
         else
             return refuse(a, v, "unknown option, or a value out of its range (below)");
         i++;
