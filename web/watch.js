@@ -177,6 +177,7 @@ function renderPairs(r, box) {
     const cls = s.decision.startsWith('H1') ? 'decision-h1' : s.decision.startsWith('H0') ? 'decision-h0' : '';
     const dd = node('dd', { id: 'sprt' });
     dd.append(`LLR ${s.llr} in [${s.lower}, ${s.upper}]: `, node('span', { id: 'sprt-decision', class: cls }, s.decision),
+      s.stoppedByRunner ? ' (the runner stopped the match here; games in flight then still count)' : '',
       node('span', { class: 'muted' }, ` (Elo ${s.elo0} against ${s.elo1}, α ${s.alpha}, β ${s.beta})`));
     dl2.append(node('dt', {}, 'SPRT'), dd);
   }

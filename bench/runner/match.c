@@ -729,9 +729,12 @@ bool match_run(const match_cfg_t *cfg, FILE *out, match_summary_t *sum)
     if (ok) {
         char played[16];
         snprintf(played, sizeof played, "%d", sh.sum.games_played);
-        const char *f[] = {"over", played};
+        const char *f[] = {"over", played,
+                           sh.sum.sprt_decision > 0   ? "H1 accepted"
+                           : sh.sum.sprt_decision < 0 ? "H0 accepted"
+                                                      : "-"};
         textbuf_t t = {0};
-        live_write(&sh.live, &t, f, 2);
+        live_write(&sh.live, &t, f, 3);
         textbuf_free(&t);
     }
 done:

@@ -77,12 +77,15 @@ static const usage_t usages[] = {
      "  --freeze NAMES    keep these weights (comma-separated names, as `eval` shows them)\n"},
     {"serve",
      "usage: denham serve [--port N] [--host ADDR] [--engine CMD] [--max-sessions N] [--idle-seconds N]\n"
+     "                    [--watch FILE]...\n"
      "  The board in a browser: serves the web app and gives each tab an engine; prints the address.\n"
      "  --port N          the TCP port (0-65535, default 8080; 0: any free one)\n"
      "  --host ADDR       the address to listen on (default 127.0.0.1, loopback only)\n"
      "  --engine CMD      the engine each tab gets, a shell command (default this denham)\n"
      "  --max-sessions N  engines at once, one per tab (1-64, default 8)\n"
-     "  --idle-seconds N  a tab that sends nothing this long loses its engine (1-86400, default 600)\n"},
+     "  --idle-seconds N  a tab that sends nothing this long loses its engine (1-86400, default 600)\n"
+     "  --watch FILE      show a running match at /watch, from the live file denham-match writes\n"
+     "                    (again for each shard's file, up to 16); only these files are read\n"},
 };
 
 #define USAGE_COUNT ((int)(sizeof usages / sizeof usages[0]))

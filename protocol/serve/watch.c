@@ -91,6 +91,7 @@ typedef struct watch_file {
     char shard[24];
     char engines[MATCH_MAX_ENGINES][WATCH_NAME];
     bool over;
+    char decision[16]; /* the SPRT's, when the runner stopped the match for it */
     int finished, bad_lines;
     char last_bad[160];
     live_game_t live[WATCH_LIVE_MAX];
@@ -179,6 +180,7 @@ static void reset_all(void)
         f->partial_len = 0;
         f->skipping = false;
         f->header = f->over = false;
+        f->decision[0] = 0;
         f->format_error[0] = 0;
         f->game = NULL;
         f->finished = f->bad_lines = 0;
@@ -423,8 +425,11 @@ static void handle_line(watch_file_t *f, int fi, char *line)
         start_line(f, fld, n);
     else if (strcmp(fld[0], "move") == 0)
         move_line(f, fld, n);
-    else if (strcmp(fld[0], "over") == 0)
+    else if (strcmp(fld[0], "over") == 0) {
         f->over = true;
+        if (n >= 3 && (strcmp(fld[2], "H1 accepted") == 0 || strcmp(fld[2], "H0 accepted") == 0))
+            snprintf(f->decision, sizeof f->decision, "%s", fld[2]);
+    }
     /* Other kinds of line are for later versions: passed over. */
 }
 
@@ -723,9 +728,16 @@ static void results_json(json_t *j)
         fmt(t, sizeof t, "%.3f", sum->llr), json_kstring(j, "llr", t);
         fmt(t, sizeof t, "%.3f", lo), json_kstring(j, "lower", t);
         fmt(t, sizeof t, "%.3f", hi), json_kstring(j, "upper", t);
-        json_kstring(j, "decision", sum->sprt_decision > 0   ? "H1 accepted"
-                                    : sum->sprt_decision < 0 ? "H0 accepted"
-                                                             : "no decision");
+        /* The runner's decision stands once it stopped the match, though
+         * the games still in flight then may move the LLR back inside. */
+        const char *stopped = "";
+        for (int i = 0; i < W.n_files && !stopped[0]; i++)
+            stopped = W.files[i]->decision;
+        json_kstring(j, "decision", stopped[0]                  ? stopped
+                                    : sum->sprt_decision > 0   ? "H1 accepted"
+                                    : sum->sprt_decision < 0   ? "H0 accepted"
+                                                               : "no decision");
+        json_kbool(j, "stoppedByRunner", stopped[0] != 0);
         json_end(j);
     }
     json_key(j, "endings");
