@@ -418,13 +418,18 @@ START_TEST(bad_files_never_crash_the_server)
                "end\t5\n"                                     /* too few fields */
                "end\t6\tbrandubh\ta\tb\tnot-a-result\tx\tstartpos\tstartpos\n" /* the tally refuses it */
                "end\t7\tnowhere\ta\tb\t1-0\tx\tstartpos\tstartpos\n"           /* unknown variant */
-               "newkind\tfor\tlater\n",                                       /* passed over quietly */
+               "newkind\tfor\tlater\n"                                        /* passed over quietly */
+               "over\t7\tH0 accepted\n",                                      /* the runner's decision */
                "a");
     ck_assert(wait_bad_lines(&s, 0, 8));
     get_state(&s, &st);
     ck_assert_int_eq(member_int(json_member(st.body, "results"), "refused"), 1);
     ck_assert(strstr(member_string(json_member(st.body, "results"), "error"), "1-0, 0-1 or 1/2-1/2"));
     ck_assert_int_eq(json_length(json_member(st.body, "live")), 3); /* games 2, 3 and 4, shown as they were */
+    const char *sprt = json_member(json_member(st.body, "results"), "sprt");
+    ck_assert_str_eq(member_string(sprt, "decision"), "H0 accepted");
+    ck_assert_str_eq(member_string(sprt, "llr"), "0.000");
+    ck_assert(strncmp(json_member(sprt, "stoppedByRunner"), "true", 4) == 0);
     /* Binary (a kind of line unknown: passed over), and a line over 1 MiB
      * (skipped, counted once). */
     FILE *f = fopen("build/watch/bad.live", "ab");
@@ -440,6 +445,7 @@ START_TEST(bad_files_never_crash_the_server)
     fclose(f);
     ck_assert(wait_bad_lines(&s, 0, 9));
     get_state(&s, &st);
+    ck_assert(strstr(member_string(json_element(json_member(st.body, "files"), 0), "lastBad"), "longer than 1 MiB"));
     ck_assert_int_eq(json_length(json_member(st.body, "live")), 64);
     ck_assert_int_eq(member_int(json_element(json_member(st.body, "live"), 0), "index"), 116);
     /* Truncated: read again from the start. */
