@@ -9,9 +9,10 @@
  * games_tally.c (W/D/L, pairs, SPRT; shards' files as one match, as
  * `denham-match --merge` does) and kept for replay.
  *
- * Reaches the games only through game_t, the record and describe.c, the
- * statistics only through games_tally.h and stats.h; starts no engine and
- * sees no session; serve.c calls it through watch.h only.
+ * Reaches the games only through game_t, the record and describe.c (and
+ * always under the lock: the games' text and view functions keep static
+ * buffers), the statistics only through games_tally.h and stats.h; starts
+ * no engine and sees no session; serve.c calls it through watch.h only.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "watch.h"
@@ -981,18 +982,21 @@ static void replay(int fd, const char *rest)
         !number_parse(b, 1, GAMES_TALLY_MAX, &index))
         return reply_error(fd, 404, "no such game");
     char *line = NULL;
-    pthread_mutex_lock(&W.lock);
+    json_t j;
+    json_init(&j);
+    bool ok = false;
+    pthread_mutex_lock(&W.lock); /* the games' text and view functions are not all reentrant */
     for (int k = W.done_count - 1; k >= 0 && !line; k--) {
         const done_game_t *d = &W.done[(W.done_first + k) % WATCH_DONE_MAX];
         if (d->file == fi && d->index == index)
             line = strdup(d->line);
     }
+    if (line)
+        ok = replay_json(&j, (int)fi, line);
     pthread_mutex_unlock(&W.lock);
     if (!line)
-        return reply_error(fd, 404, "no such game: not finished, or no longer kept");
-    json_t j;
-    json_init(&j);
-    if (replay_json(&j, (int)fi, line))
+        reply_error(fd, 404, "no such game: not finished, or no longer kept");
+    else if (ok)
         reply_json(fd, &j);
     else
         reply_error(fd, 404, "this game's line cannot be replayed");
@@ -1009,7 +1013,10 @@ static void layout(int fd, const char *name)
         return reply_error(fd, 404, "no such variant");
     json_t j;
     json_init(&j);
-    if (describe_layout(g, &j))
+    pthread_mutex_lock(&W.lock);
+    bool ok = describe_layout(g, &j);
+    pthread_mutex_unlock(&W.lock);
+    if (ok)
         reply_json(fd, &j);
     else
         reply_error(fd, 404, "this variant has no board to draw");
