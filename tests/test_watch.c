@@ -419,9 +419,10 @@ START_TEST(bad_files_never_crash_the_server)
                "end\t6\tbrandubh\ta\tb\tnot-a-result\tx\tstartpos\tstartpos\n" /* the tally refuses it */
                "end\t7\tnowhere\ta\tb\t1-0\tx\tstartpos\tstartpos\n"           /* unknown variant */
                "newkind\tfor\tlater\n"                                        /* passed over quietly */
+               "match\tdenham-live 1\tbrax\t10\t10\t1/1\t-\tc\td\n"             /* one match per file */
                "over\t7\tH0 accepted\n",                                      /* the runner's decision */
                "a");
-    ck_assert(wait_bad_lines(&s, 0, 8));
+    ck_assert(wait_bad_lines(&s, 0, 9));
     get_state(&s, &st);
     ck_assert_int_eq(member_int(json_member(st.body, "results"), "refused"), 1);
     ck_assert(strstr(member_string(json_member(st.body, "results"), "error"), "1-0, 0-1 or 1/2-1/2"));
@@ -443,7 +444,7 @@ START_TEST(bad_files_never_crash_the_server)
     for (int i = 100; i < 180; i++)
         fprintf(f, "start\t%d\ta\tb\tstartpos\n", i);
     fclose(f);
-    ck_assert(wait_bad_lines(&s, 0, 9));
+    ck_assert(wait_bad_lines(&s, 0, 10));
     get_state(&s, &st);
     ck_assert(strstr(member_string(json_element(json_member(st.body, "files"), 0), "lastBad"), "longer than 1 MiB"));
     ck_assert_int_eq(json_length(json_member(st.body, "live")), 64);

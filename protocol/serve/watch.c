@@ -110,7 +110,6 @@ static struct watch {
     watch_file_t *files[WATCH_FILES_MAX];
     pthread_mutex_t lock;
     unsigned long long version, seq, pairs_version;
-    bool reset_pending;
     games_tally_t tally;
     char tally_error[200];
     int refused; /* finished games the tally refused */
@@ -171,7 +170,7 @@ static void forget_done(void)
 }
 
 /* Everything read is forgotten and every file read again from its start
- * (a file was truncated, replaced, or began a new match). */
+ * (a file was truncated or replaced: a match started again). */
 static void reset_all(void)
 {
     for (int i = 0; i < W.n_files; i++) {
@@ -204,16 +203,13 @@ static void reset_all(void)
     W.ffa_game = NULL;
     W.ffa_games = W.ffa_draws = 0;
     memset(W.ffa_wins, 0, sizeof W.ffa_wins);
-    W.reset_pending = false;
     W.version++;
 }
 
 static void header_line(watch_file_t *f, char **fld, int n)
 {
-    if (f->header) { /* a new match in the same file: start again */
-        W.reset_pending = true;
-        return;
-    }
+    if (f->header) /* two runners writing one file, or files put together */
+        return bad_line(f, "a second match line: one match per live file");
     long long games, shard_games;
     const game_t *g = n >= 9 ? variants_find(fld[2]) : NULL;
     if (n < 9 || strcmp(fld[1], WATCH_FORMAT) != 0 || !g || !number_parse(fld[3], 1, GAMES_TALLY_MAX, &games) ||
@@ -437,7 +433,7 @@ static void handle_line(watch_file_t *f, int fi, char *line)
 /* The bytes read, line by line; a line not yet ended waits for the rest. */
 static void feed(watch_file_t *f, int fi, const char *buf, size_t len)
 {
-    while (len > 0 && !W.reset_pending && !f->format_error[0]) {
+    while (len > 0 && !f->format_error[0]) {
         const char *nl = memchr(buf, '\n', len);
         size_t piece = nl ? (size_t)(nl - buf) : len;
         if (!f->skipping && f->partial_len + piece > WATCH_LINE_MAX) {
@@ -523,8 +519,6 @@ static void poll_file(int fi, char *buf)
     pthread_mutex_lock(&W.lock);
     feed(f, fi, buf, (size_t)got);
     f->offset += got;
-    if (W.reset_pending)
-        reset_all();
     W.version++;
     pthread_mutex_unlock(&W.lock);
 }
@@ -1038,7 +1032,7 @@ bool watch_route(int fd, const char *method, const char *path)
     if (file)
         return false; /* serve.c serves the embedded file */
     bool head = strcmp(method, "HEAD") == 0;
-    if (strcmp(method, "GET") != 0 && !head) {
+    if (strcmp(method, "GET") != 0 && !(head && page)) {
         reply_error(fd, 405, "use GET");
         return true;
     }
