@@ -56,5 +56,6 @@ Suite *suite_serve(void);
 Suite *suite_web(void);
 Suite *suite_eval(void);
 Suite *suite_learn(void);
+Suite *suite_why(void);
 
 #endif
