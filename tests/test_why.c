@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../engine/core/record.h"
+#include "../engine/core/rng.h"
 #include "../engine/games/variants.h"
 #include "../protocol/protocol.h"
 #include "helpers.h"
@@ -205,6 +206,47 @@ START_TEST(moves_are_read_in_either_case)
 }
 END_TEST
 
+/* Any text, in positions reached by random play in every variant, gets
+ * one phrase without a full stop (the sanitizers watch odd text being
+ * read): legal moves' texts cut, grown and with letters changed, and
+ * strings of the letters the notations use. */
+START_TEST(every_text_gets_a_reason)
+{
+    const game_t *g = variants_at(_i);
+    rng_t rng = {0x5EED0000u + (uint64_t)_i};
+    static const char letters[] = "abcdefghijkx@+SMLsml0123456789pasr";
+    position_t pos;
+    g->set_start(&pos);
+    for (int ply = 0; ply < 150; ply++) {
+        move_t moves[MAX_MOVES];
+        int n = g->gen_moves(&pos, moves);
+        if (n == 0) {
+            g->set_start(&pos);
+            continue;
+        }
+        for (int k = 0; k < 12; k++) {
+            char text[GAME_MOVE_TEXT_MAX];
+            g->move_text(&pos, moves[rng_below(&rng, (uint32_t)n)], text, sizeof text);
+            size_t len = strlen(text);
+            if (k % 3 == 0)
+                text[rng_below(&rng, (uint32_t)len)] = letters[rng_below(&rng, sizeof letters - 1)];
+            else if (k % 3 == 1)
+                text[rng_below(&rng, (uint32_t)len + 1)] = 0;
+            else
+                for (size_t c = 0; c < 1 + rng_below(&rng, 8) && c + 1 < sizeof text; c++)
+                    text[c] = letters[rng_below(&rng, sizeof letters - 1)], text[c + 1] = 0;
+            if (g->parse_move(&pos, text) != MOVE_NONE)
+                continue;
+            char why[GAME_ILLEGAL_MAX];
+            game_explain_illegal(g, &pos, text, why, sizeof why);
+            ck_assert_msg(why[0] && why[strlen(why) - 1] != '.', "%s '%s': '%s'", g->name, text, why);
+        }
+        undo_t u;
+        g->make(&pos, moves[rng_below(&rng, (uint32_t)n)], &u);
+    }
+}
+END_TEST
+
 /* A finished game: its cells and sentence. */
 typedef struct ending_case {
     const char *variant, *position, *cells, *text;
@@ -370,6 +412,10 @@ Suite *suite_why(void)
     TCase *tc = tcase_create("why");
     tcase_add_loop_test(tc, every_refusal_names_its_rule, 0, N_REFUSALS);
     tcase_add_test(tc, moves_are_read_in_either_case);
+    int variants = 0;
+    while (variants_at(variants))
+        variants++;
+    tcase_add_loop_test(tc, every_text_gets_a_reason, 0, variants);
     tcase_add_loop_test(tc, every_ending_names_its_cells, 0, N_ENDINGS);
     tcase_add_test(tc, record_endings_have_sentences);
     tcase_add_test(tc, protocol_prints_the_rule_once);
