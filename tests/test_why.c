@@ -33,6 +33,7 @@ static const refusal_t refusals[] = {
     {"brax", BRAX_START, NULL, "zzz",
      "it is not a move in Brax notation: a move names its start and end points, such as e3e5; a double capture "
      "names its middle point too, such as e6f6f5; a Brax call adds +, such as d6e6+"},
+    {"brax", BRAX_START, NULL, "e1j1+", "j1 is off the board: the points run from a1 to i9"},
     {"brax", BRAX_START, NULL, "a1a2", "there is no man on a1"},
     {"brax", BRAX_START, NULL, "b9b8", "the man on b9 is Blue's, not yours: Red is to move"},
     {"brax", BRAX_START, NULL, "b1b1", "a man must move: b1 is both its start and its end"},
@@ -89,6 +90,7 @@ static const refusal_t refusals[] = {
     /* brandubh, both versions */
     {"brandubh", BDB_START, NULL, "zz",
      "it is not a move in Brandubh notation: a move is its start and end square, such as d2c2"},
+    {"brandubh", BDB_START, NULL, "d2d8", "d8 is off the board: the squares run from a1 to g7"},
     {"brandubh", BDB_START, NULL, "b1b2", "there is no piece on b1"},
     {"brandubh", BDB_START, NULL, "d3c3", "the defender on d3 is not yours: the attackers are to move"},
     {"brandubh", BDB_START, "d2c2", "c2c1", "the attacker on c2 is not yours: the defenders are to move"},
@@ -140,6 +142,7 @@ static const refusal_t refusals[] = {
     {"jinxx", JINXX_START, NULL, "pass", "a pass is allowed only when no other move is"},
     {"jinxx", JINXX_START, NULL, "M@a2", "none of your trees stands in front of a2: yours are in front of a1, b1 and c1"},
     {"jinxx", JINXX_START, "M@b1 L L@b3 S", "S@b1", "your tree in front of b1 has no small pyramid left"},
+    {"jinxx", JINXX_START, NULL, "Md1d2", "d1 is off the board: the cells run from a1 to c3"},
     {"jinxx", JINXX_START, NULL, "Sa1a2", "there is no small pyramid on a1"},
     {"jinxx", JINXX_START, "M@b1 L L@b3 ML", "Mb1c2",
      "a pyramid moves exactly one cell along a rank or a file, and b1 to c2 is not one"},

@@ -35,6 +35,20 @@ static int side_of_piece(int piece) { return piece == PIECE_ATT ? SIDE_ATT : SID
 
 /* ---- refused moves ---- */
 
+/* Two square names in form (letter, digit) of which one is not on the board. */
+static bool why_off_board(const char *t, char *buf, size_t len)
+{
+    bool form = strlen(t) == 4;
+    for (int i = 0; i < 4 && form; i += 2)
+        form = t[i] >= 'a' && t[i] <= 'z' && t[i + 1] >= '0' && t[i + 1] <= '9';
+    for (int i = 0; form && i < 4; i += 2)
+        if (read_square(t + i) < 0) {
+            SAY("%c%c is off the board: the squares run from a1 to g7", t[i], t[i + 1]);
+            return true;
+        }
+    return false;
+}
+
 /* The start square: a piece of the side to move. */
 static bool why_not_yours(const bdb_t *b, int from, int to, char *buf, size_t len)
 {
@@ -100,6 +114,8 @@ void bdb_explain_illegal(const position_t *pos, const char *text, char *buf, siz
     char lower[GAME_MOVE_TEXT_MAX];
     game_lower(text, lower, sizeof lower);
     int from = read_square(lower), to = from >= 0 ? read_square(lower + 2) : -1;
+    if (why_off_board(lower, buf, len))
+        return;
     if (strlen(lower) != 4 || from < 0 || to < 0) {
         SAY("it is not a move in Brandubh notation: a move is its start and end square, such as d2c2");
         return;

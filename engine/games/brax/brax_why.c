@@ -77,6 +77,23 @@ static bool read_typed(const char *text, typed_t *m)
     return m->from >= 0 && m->to >= 0;
 }
 
+/* Point names in form (letter, digit) of which one is not on the board:
+ * the move's 4 or 6 letters, a call's + aside. */
+static bool why_off_board(const char *t, char *buf, size_t len)
+{
+    size_t n = strlen(t);
+    n -= n > 0 && t[n - 1] == '+';
+    bool form = n == 4 || n == 6;
+    for (size_t i = 0; i < n && form; i += 2)
+        form = t[i] >= 'a' && t[i] <= 'z' && t[i + 1] >= '0' && t[i + 1] <= '9';
+    for (size_t i = 0; form && i < n; i += 2)
+        if (read_point(t + i) < 0) {
+            SAY("%c%c is off the board: the points run from a1 to i9", t[i], t[i + 1]);
+            return true;
+        }
+    return false;
+}
+
 static void notation(const brax_t *b, char *buf, size_t len)
 {
     SAY("it is not a move in Brax notation: a move names its start and end points, such as e3e5%s%s%s",
@@ -315,6 +332,8 @@ void brax_explain_illegal(const position_t *pos, const char *text, char *buf, si
     char lower[GAME_MOVE_TEXT_MAX];
     game_lower(text, lower, sizeof lower);
     typed_t m;
+    if (why_off_board(lower, buf, len))
+        return;
     if (!read_typed(lower, &m)) {
         notation(b, buf, len);
         return;

@@ -59,6 +59,24 @@ static bool read_typed(const char *t, typed_t *m)
     return m->to >= 0 && t[5] == 0;
 }
 
+/* A size and cells in form (letter, digit), one of them off the 3x3 grid. */
+static bool why_off_board(const char *t, char *buf, size_t len)
+{
+    if (read_size(t[0]) < 0 || !t[1])
+        return false;
+    const char *c = t[1] == '@' ? t + 2 : t + 1;
+    size_t n = strlen(c);
+    bool form = t[1] == '@' ? n == 2 : n == 4;
+    for (size_t i = 0; i < n && form; i += 2)
+        form = c[i] >= 'a' && c[i] <= 'z' && c[i + 1] >= '0' && c[i + 1] <= '9';
+    for (size_t i = 0; form && i < n; i += 2)
+        if (read_cell(c + i) < 0) {
+            SAY("%c%c is off the board: the cells run from a1 to c3", c[i], c[i + 1]);
+            return true;
+        }
+    return false;
+}
+
 /* Does the roll give the player to move a move of their own? Then every
  * legal move is one (settled point 1). */
 static bool has_own_move(const position_t *pos)
@@ -179,7 +197,7 @@ void jinxx_explain_illegal(const position_t *pos, const char *text, char *buf, s
     char t[GAME_MOVE_TEXT_MAX];
     jinxx_normalize(text, t, sizeof t);
     typed_t m;
-    if (why_word(pos, t, buf, len))
+    if (why_word(pos, t, buf, len) || why_off_board(t, buf, len))
         return;
     if (!read_typed(t, &m)) {
         SAY("it is not a move in Jinxx notation: a move is a size and the cells it leaves and reaches, such as "
