@@ -191,7 +191,7 @@ void bolix_explain_result(const game_t *g, const position_t *pos, const position
     }
     int s = (b->fives & (1u << (b->stm ^ 1))) ? b->stm ^ 1 : b->stm;
     add_fives(b, s, why);
-    char cells[GAME_WHY_TEXT_MAX] = "";
+    char cells[160] = ""; /* 32 cells of 3 letters and a space at most */
     for (int i = 0; i < why->cells; i++)
         snprintf(cells + strlen(cells), sizeof cells - strlen(cells), "%s%s", i ? " " : "", why->cell[i]);
     snprintf(why->text, sizeof why->text, "%s has %s in a row: %s.", colour_title[s],
