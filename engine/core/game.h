@@ -299,8 +299,9 @@ typedef struct game {
     /* Why text is not a legal move in pos (parse_move gave MOVE_NONE), for
      * a newcomer: the rule that refuses it ("only the king may stop on the
      * throne d4"), or for text that is no move in the game's notation, that
-     * and an example of it. One phrase, small letter first and no full stop:
-     * it follows "illegal move 'X': ". Never called once the game is over.
+     * and an example of it. One phrase, a small letter first unless it
+     * starts with a name ("Blue called Brax, ..."), and no full stop: it
+     * follows "illegal move 'X': ". Never called once the game is over.
      * Keeps the rules in the game: the protocol only prints the phrase.
      * NULL: "it is not one of the legal moves here". */
     void (*explain_illegal)(const position_t *pos, const char *text, char *buf, size_t len);
