@@ -57,5 +57,6 @@ Suite *suite_web(void);
 Suite *suite_watch(void);
 Suite *suite_eval(void);
 Suite *suite_learn(void);
+Suite *suite_why(void);
 
 #endif

@@ -203,7 +203,9 @@ static bool human_turn(session_t *s, int player)
     } else {
         move_t m = s->game->parse_move(&s->rec.pos, word);
         if (m == MOVE_NONE) {
-            fprintf(s->out, "error: illegal move '%s' (type 'moves' for the list, 'help' for commands)\n", word);
+            char why[GAME_ILLEGAL_MAX + 80];
+            game_illegal_message(s->game, &s->rec.pos, word, why, sizeof why);
+            fprintf(s->out, "error: %s (type 'moves' for the list, 'help' for commands)\n", why);
             return true;
         }
         record_play(&s->rec, m);
