@@ -11,7 +11,7 @@
 #include "../engine/core/record.h"
 #include "../engine/core/rng.h"
 #include "../engine/games/variants.h"
-#include "../protocol/protocol.h"
+#include "../protocol/ugi/protocol.h"
 #include "helpers.h"
 
 /* A move the game refuses, and the reason it must give. `moves` are
