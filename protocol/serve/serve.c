@@ -54,7 +54,9 @@
 #include "../../engine/core/timeman.h"
 #include "http.h"
 #include "sessions.h"
+#include "watch.h"
 #include "web_assets.h"
+#include "../cli/usage.h"
 
 #define DOOR_MAX 512          /* connections whose request is still arriving */
 #define WORKERS_MAX 64        /* requests being answered at once (event streams among them); more get 503 */
@@ -333,6 +335,8 @@ static void serve_request(int fd, const http_request_t *req, const char *body, s
         return respond_error(fd, 403, "this server answers only to its own address (Host)");
     if (req->has_origin && !http_origin_allowed(req->origin, req->host))
         return respond_error(fd, 403, "requests from other sites are refused (Origin)");
+    if (watch_route(fd, req->method, req->path))
+        return;
     if (strncmp(req->path, "/api/", 5) == 0)
         return serve_api(fd, req, body, body_len);
     bool head = strcmp(req->method, "HEAD") == 0;
@@ -346,7 +350,35 @@ static void serve_request(int fd, const http_request_t *req, const char *body, s
 
 /* ---- the workers ---- */
 
+/* The workers' sockets, so that a stop can cut them: a send blocked on a
+ * client that reads nothing ends at once. */
+static struct {
+    pthread_mutex_t lock;
+    int fd[WORKERS_MAX];
+} W = {PTHREAD_MUTEX_INITIALIZER, {0}};
+
+static int worker_slot(int fd)
+{
+    pthread_mutex_lock(&W.lock);
+    int slot = -1;
+    for (int i = 0; i < WORKERS_MAX && slot < 0; i++)
+        if (W.fd[i] < 0)
+            W.fd[slot = i] = fd;
+    pthread_mutex_unlock(&W.lock);
+    return slot;
+}
+
+static void workers_cut(void)
+{
+    pthread_mutex_lock(&W.lock);
+    for (int i = 0; i < WORKERS_MAX; i++)
+        if (W.fd[i] >= 0)
+            shutdown(W.fd[i], SHUT_RDWR);
+    pthread_mutex_unlock(&W.lock);
+}
+
 typedef struct job {
+    int slot; /* in W.fd */
     int fd;
     http_request_t req;
     char *buf; /* the request; its body at req.head_len */
@@ -356,7 +388,17 @@ typedef struct job {
 static void *worker_thread(void *arg)
 {
     job_t *j = arg;
+    /* Blocking again, with a bound on each send, for watch.c's answers,
+     * which know no deadline of their own; ours poll with one (MSG_DONTWAIT). */
+    int flags = fcntl(j->fd, F_GETFL);
+    if (flags >= 0)
+        fcntl(j->fd, F_SETFL, flags & ~O_NONBLOCK);
+    struct timeval tv = {SEND_MS / 1000, 0};
+    setsockopt(j->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
     serve_request(j->fd, &j->req, j->buf + j->req.head_len, j->body_len);
+    pthread_mutex_lock(&W.lock); /* out of the table before the close: the number may be reused */
+    W.fd[j->slot] = -1;
+    pthread_mutex_unlock(&W.lock);
     finish(j->fd);
     free(j->buf);
     free(j);
@@ -442,12 +484,19 @@ static void door_dispatch(int i)
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     pthread_t t;
     bool ok = j != NULL;
+    if (ok && (j->slot = worker_slot(p->fd)) < 0) /* never: workers are counted */
+        ok = false;
     if (ok) {
         j->fd = p->fd;
         j->req = *p->req;
         j->buf = p->buf;
         j->body_len = p->need - p->req->head_len;
         ok = pthread_create(&t, &attr, worker_thread, j) == 0;
+        if (!ok) {
+            pthread_mutex_lock(&W.lock);
+            W.fd[j->slot] = -1;
+            pthread_mutex_unlock(&W.lock);
+        }
     }
     pthread_attr_destroy(&attr);
     if (!ok) {
@@ -689,6 +738,8 @@ int serve_run(const serve_config_t *cfg)
 {
     S.cfg = *cfg;
     S.listen_fd = -1;
+    for (int i = 0; i < WORKERS_MAX; i++)
+        W.fd[i] = -1;
     ssize_t n = readlink("/proc/self/exe", S.engine_path, sizeof S.engine_path - 1);
     if (n <= 0) {
         log_line("denham serve: cannot find this program's own path for the engine; give --engine");
@@ -736,19 +787,21 @@ int serve_run(const serve_config_t *cfg)
                  cfg->host);
 
     sessions_config_t sc = {cfg->engine, S.engine_path, cfg->max_sessions, cfg->idle_ms, &S.stopping};
-    if (!sessions_start(&sc)) {
+    if (!sessions_start(&sc) || !watch_start(&S.stopping)) {
         log_line("denham serve: out of memory");
         close(S.listen_fd);
         return 1;
     }
     door_run();
     close(S.listen_fd);
+    workers_cut(); /* a worker blocked on its client ends now */
     sessions_stop(); /* every engine killed as a group and reaped before we go */
     /* Workers see the stop in their next wait (a tenth of a second at most). */
     for (int64_t until = timeman_now_ms() + STOP_WORKERS_MS; atomic_load(&S.workers) > 0 && timeman_now_ms() < until;) {
         struct timespec nap = {0, 10 * 1000 * 1000};
         nanosleep(&nap, NULL);
     }
+    watch_stop();
     log_line("denham serve: stopped");
     return 0;
 }
@@ -772,13 +825,12 @@ static long default_max_threads(void)
     return cores < 1 ? 1 : cores;
 }
 
-static int usage(const char *why)
+/* A refused option (and its value), named; the usage is usage.c's. */
+static int refuse(const char *option, const char *value, const char *why)
 {
-    fprintf(stderr,
-            "denham serve: %s\nusage: denham serve [--port N] [--host ADDR] [--engine CMD] [--max-sessions N] "
-            "[--idle-seconds N] [--max-hash-mb N] [--max-threads N]\n",
-            why);
-    return 2;
+    char what[300];
+    snprintf(what, sizeof what, "%.60s%s%.60s", option, value ? " " : "", value ? value : "");
+    return usage_error("serve", what, why);
 }
 
 int serve_main(int argc, char **argv)
@@ -788,7 +840,7 @@ int serve_main(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long long x;
         if (!v)
-            return usage("every option takes a value");
+            return refuse(a, NULL, strncmp(a, "--", 2) == 0 ? "takes a value" : "unknown argument");
         if (strcmp(a, "--port") == 0 && number_parse(v, 0, 65535, &x))
             cfg.port = (int)x;
         else if (strcmp(a, "--host") == 0 && strlen(v) < 64)
@@ -803,9 +855,10 @@ int serve_main(int argc, char **argv)
             cfg.max_hash_mb = (long)x;
         else if (strcmp(a, "--max-threads") == 0 && number_parse(v, 1, 4096, &x))
             cfg.max_threads = (long)x;
+        else if (strcmp(a, "--watch") == 0 && watch_add(v))
+            ; /* watch.c keeps the path */
         else
-            return usage("unknown option or bad value (--port 0-65535, --max-sessions 1-64, --idle-seconds 1-86400, "
-                         "--max-hash-mb 1-1048576, --max-threads 1-4096)");
+            return refuse(a, v, "unknown option, or a value out of its range (below)");
         i++;
     }
     if (!cfg.max_hash_mb)
