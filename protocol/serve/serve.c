@@ -6,7 +6,7 @@
  * on pipes, whose output goes to the page as Server-Sent Events and whose
  * input is the page's commands, one protocol line each. This file listens,
  * reads requests, checks and routes; http.c parses; sessions.c keeps the
- * engines.
+ * engines; watch.c answers /watch and /api/watch/ (--watch).
  *
  * The door and the workers. One thread (the door) accepts connections and
  * reads every request, head and body, with poll: a connection costs no
