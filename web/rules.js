@@ -82,7 +82,7 @@ function build() {
 function jump(id) {
   const target = id && document.getElementById(id);
   const body = document.getElementById('rules-body');
-  if (target && body.contains(target)) body.scrollTop += target.getBoundingClientRect().top - body.getBoundingClientRect().top;
+  if (target && body.contains(target)) body.scrollTop += target.getBoundingClientRect().top - body.getBoundingClientRect().top - 8;
   else body.scrollTop = 0;
 }
 
