@@ -270,18 +270,29 @@ START_TEST(denham_plays_on_a_clock)
 }
 END_TEST
 
-/* Four players on a clock (Denham at every seat): `go` in the N-player
- * form; and in Jinxx the die's rolls (and rolling again) earn no
- * increment: each player's increments are the moves they made. */
+/* The person's move: the first legal one, typed into the move box. */
+static void person_types_a_move(void)
+{
+    ck_assert_msg(page_waits_for_a_person(), "the page is not waiting for a person: %s", page_state());
+    free(cdp_eval(&browser, "(() => { const i = document.getElementById('move-input'); i.value = denham.legal[0].move; "
+                            "i.form.requestSubmit(); return true; })()",
+                  10000));
+}
+
+/* Four players on a clock (a person for the red team, Denham for the
+ * blue): `go` in the N-player form. In Jinxx against Denham the die's
+ * rolls (and rolling again) earn no increment: each player's increments
+ * are the moves they made. */
 START_TEST(four_players_and_the_die_on_a_clock)
 {
     if (!have_browser)
         return;
     open_variant("brax-4p");
     choose_time_control("20", "0.1");
-    set_control("preset", "watch");
-    ck_assert(cdp_wait(&browser, "denham.game.moves.length >= 4 && /^go p1time/.test(denham.clock.lastGo)", WAIT_MS));
-    set_control("preset", "people");
+    set_control("preset", "first"); /* South and North a person, West and East Denham */
+    person_types_a_move();
+    ck_assert_msg(cdp_wait(&browser, "denham.game.moves.length >= 2 && /^go p1time/.test(denham.clock.lastGo)", WAIT_MS),
+                  "%s", page_state());
     ck_assert_msg(page_waits_for_a_person(), "the page is not waiting for a person: %s", page_state());
     const char *go = page_string("denham.clock.lastGo");
     int t[4], inc[4];
@@ -290,25 +301,32 @@ START_TEST(four_players_and_the_die_on_a_clock)
                   "go: '%s'", go);
     for (int i = 0; i < 4; i++) {
         ck_assert_int_eq(inc[i], 100);
-        ck_assert_msg(t[i] > 0 && t[i] <= 20400, "%s", go);
+        ck_assert_msg(t[i] > 0 && t[i] <= 20100, "%s", go);
     }
+    /* South had moved (its time less its thinking, plus the increment);
+     * West's clock ran only since then; North's and East's had not run. */
+    ck_assert_msg(t[0] < 20100 && t[1] > 15000 && t[1] <= 20000 && t[2] == 20000 && t[3] == 20000, "%s", go);
     ck_assert_str_eq(page_string("String(document.querySelectorAll('#clocks .clock').length)"), "4");
     ck_assert(cdp_screenshot(&browser, "build/screenshots/learn-clock-4p.png"));
 
     open_variant("jinxx");
-    choose_time_control("30", "0.5");
-    set_control("preset", "watch");
-    ck_assert(cdp_wait(&browser, "denham.game.moves.length >= 16", WAIT_MS));
-    set_control("preset", "people");
+    choose_time_control("60", "0.5");
+    set_control("preset", "first");
+    for (int i = 0; i < 8 && !page_true("!!denham.state.result"); i++) {
+        char expr[96];
+        int before = atoi(page_string("String(denham.game.moves.length)"));
+        person_types_a_move();
+        snprintf(expr, sizeof expr, "denham.game.moves.length > %d || !!denham.state.result", before);
+        ck_assert_msg(cdp_wait(&browser, expr, WAIT_MS), "%s", page_state());
+    }
     ck_assert_msg(page_waits_for_a_person(), "the page is not waiting for a person: %s", page_state());
     /* The moves of each player: every move but a face of the die and
      * `reroll` (after which the same player rolls again), South first;
      * a player's turn ends with such a move. */
     ck_assert_msg(page_true("(() => { const own = denham.game.moves.filter((m) => !/^(S|M|L|SM|SL|ML)$/.test(m) && "
                             "m !== 'reroll'); const want = [Math.ceil(own.length / 2), Math.floor(own.length / 2)]; "
-                            "return String(denham.clock.incs) === String(want); })()"),
-                  "increments %s for the moves %s", page_string("String(denham.clock.incs)"),
-                  page_string("denham.game.moves.join(' ')"));
+                            "return own.length >= 4 && String(denham.clock.incs) === String(want); })()"),
+                  "increments and moves: %s", page_string("String(denham.clock.incs) + ' for ' + denham.game.moves.join(' ')"));
     ck_assert(page_true("/^go wtime \\d+ btime \\d+ winc 500 binc 500$/.test(denham.clock.lastGo)"));
     assert_no_page_errors();
 }
