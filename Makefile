@@ -14,24 +14,28 @@ RELFLAGS = $(CFLAGS) $(if $(ARCH),-march=$(ARCH)) -flto=auto
 $(shell mkdir -p build; [ -f build/arch ] && [ "$$(cat build/arch)" = "$(ARCH)" ] || echo "$(ARCH)" > build/arch)
 LDLIBS  := -lpthread -lm
 
+# The match runner's games-file tally and statistics, which `denham serve
+# --watch` uses too: in the library, not in MATCH_SRC.
+RUNNER_SHARED := bench/runner/games_tally.c bench/runner/stats.c
 # The engine, and every front end but main.c (which the test binaries
 # replace with their own main).
 LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/games/*/*.c engine/search/*.c engine/learn/*.c) \
             $(wildcard protocol/ugi/*.c protocol/otep/*.c protocol/common/*.c) \
             $(filter-out protocol/cli/main.c,$(wildcard protocol/cli/*.c)) \
-            $(filter-out protocol/serve/embed_web.c,$(wildcard protocol/serve/*.c)) build/gen/web_assets.c
+            $(filter-out protocol/serve/embed_web.c,$(wildcard protocol/serve/*.c)) build/gen/web_assets.c \
+            $(RUNNER_SHARED)
 TEST_SRC := $(wildcard tests/*.c) tests/fuzz/targets.c tests/fuzz/session.c
 FUZZ_TARGETS := protocol session http fen moves match_args otep openings
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-MATCH_SRC := $(filter-out bench/runner/match_main.c,$(wildcard bench/runner/*.c))
+MATCH_SRC := $(filter-out bench/runner/match_main.c $(RUNNER_SHARED),$(wildcard bench/runner/*.c))
 # The web app (web/), built into the binary as a generated table, with the
 # rules pages (docs/rules/, served as /rules/<page>.md for its "How to play").
 WEB_FILES := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 RULES_FILES := $(sort $(wildcard docs/rules/*.md))
 
-.PHONY: all portable pgo deps test sanitize tsan bench fuzz soak soak-tsan clean
+.PHONY: all portable pgo deps test test-cluster sanitize tsan bench fuzz soak soak-tsan clean install uninstall
 # The default goal, so that a plain `make` builds what README.md runs.
 all: denham denham-match
 
@@ -119,14 +123,19 @@ build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=$(REL)/%.o) $(patsubst %.c,$(REL)
 	$(CC) $(RELFLAGS) -o $@ $^ $(LDLIBS)
 
 # The test suite needs the `check` library, the fuzz targets clang with
-# libFuzzer, the browser tests Chromium; on Debian this installs what is
-# missing.
+# libFuzzer, the browser tests Chromium, the manual pages' test man, the
+# cluster test Slurm, munge and GNU parallel; on Debian this installs what
+# is missing.
 deps:
 	@need=""; \
 	pkg-config --exists check 2>/dev/null || need="$$need check pkg-config"; \
 	[ -x /usr/bin/chromium ] || [ -n "$$CHROMIUM" ] || need="$$need chromium"; \
+	command -v man >/dev/null 2>&1 || need="$$need man-db"; \
 	printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' > /tmp/denham-fuzz-probe.c; \
 	$(FUZZ_CC) -fsanitize=fuzzer /tmp/denham-fuzz-probe.c -o /tmp/denham-fuzz-probe 2>/dev/null || need="$$need clang libclang-rt-dev"; \
+	[ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] && command -v sbatch >/dev/null || need="$$need slurm-wlm"; \
+	[ -x /usr/sbin/munged ] || need="$$need munge"; \
+	command -v parallel >/dev/null || need="$$need parallel"; \
 	if [ -n "$$need" ]; then \
 		echo "installing$$need with apt-get"; \
 		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
@@ -138,19 +147,26 @@ deps:
 test: build/test_denham denham denham-match
 	./build/test_denham
 
+# bench/cluster/ on a one-node Slurm cluster started for the test (as
+# root) and with GNU parallel on this machine (tests/cluster.sh).
+test-cluster: denham denham-match
+	tests/cluster.sh
+
 sanitize: build/test_denham_san denham denham-match
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/test_denham_san
 
 # ThreadSanitizer over the suites that run threads: the search (helper
 # threads, stop), the protocol (the search thread beside the command
 # loop), OTEP, learning (datagen's games and the tuner's parts on
-# threads), and the server (sessions, readers, reaper). Any report fails
-# the run.
+# threads), and the server (sessions, readers, reaper; the watch page's
+# poller and streams). Any report fails the run.
 tsan: build/test_denham_tsan build/denham_tsan denham denham-match
 	for s in search protocol otep learn; do \
 		CK_RUN_SUITE=$$s TSAN_OPTIONS="halt_on_error=1 exitcode=66" ./build/test_denham_tsan || exit 1; \
 	done
 	CK_RUN_SUITE=serve DENHAM_SERVE=build/denham_tsan TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+		./build/test_denham_tsan
+	CK_RUN_SUITE=watch DENHAM_SERVE=build/denham_tsan TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
 		./build/test_denham_tsan
 
 # `denham serve`'s threads under ThreadSanitizer: the serve suite runs this
@@ -198,6 +214,23 @@ soak-tsan: build/denham-tsan denham-match
 
 bench: build/bench_denham denham
 	./build/bench_denham
+
+# `make install` as packagers expect: PREFIX (default /usr/local) and
+# DESTDIR (a staging root). The binaries need no file beside them: the web
+# app is built in.
+PREFIX ?= /usr/local
+BINDIR := $(PREFIX)/bin
+MAN1DIR := $(PREFIX)/share/man/man1
+MAN_PAGES := docs/man/denham.1 docs/man/denham-match.1
+
+install: denham denham-match
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MAN1DIR)"
+	install -m 755 denham denham-match "$(DESTDIR)$(BINDIR)/"
+	install -m 644 $(MAN_PAGES) "$(DESTDIR)$(MAN1DIR)/"
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/denham" "$(DESTDIR)$(BINDIR)/denham-match"
+	rm -f "$(DESTDIR)$(MAN1DIR)/denham.1" "$(DESTDIR)$(MAN1DIR)/denham-match.1"
 
 clean:
 	rm -rf build denham denham-match

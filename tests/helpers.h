@@ -55,7 +55,9 @@ Suite *suite_describe(void);
 Suite *suite_serve(void);
 Suite *suite_web(void);
 Suite *suite_web_learn(void);
+Suite *suite_watch(void);
 Suite *suite_eval(void);
 Suite *suite_learn(void);
+Suite *suite_why(void);
 
 #endif

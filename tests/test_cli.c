@@ -1,6 +1,9 @@
 /* test_cli.c: the command line for scripts and people, through the real
- * binary: `denham analyse`, `denham suite` and `denham play`. */
+ * binaries: `denham analyse`, `denham suite` and `denham play`; every
+ * subcommand's --help and errors, the manual pages, make install, and the
+ * README's first commands as .ci/run runs them. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,12 +176,184 @@ START_TEST(help_goes_to_stdout)
 {
     const char *out = shell("./denham --help 2>/dev/null; echo status $?");
     ck_assert_msg(strncmp(out, "usage: denham ", 14) == 0 && strstr(out, "status 0\n"), "%s", out);
-    ck_assert(strstr(out, "denham play [variant] [--movetime MS] [--skill 0-20] [--side "));
+    ck_assert(strstr(out, "\n  play       a game against Denham at the terminal\n"));
+    ck_assert(strstr(out, "variants: brax (default) brax-zillions "));
     ck_assert(strstr(shell("./denham -h; echo status $?"), "status 0\n"));
     out = shell("./denham frobnicate 2>/dev/null; echo status $?");
     ck_assert_str_eq(out, "status 2\n");
     out = shell("./denham frobnicate 2>&1 >/dev/null");
-    ck_assert(strncmp(out, "usage: denham ", 14) == 0);
+    ck_assert_msg(strncmp(out, "denham: 'frobnicate': unknown subcommand\nusage: denham ", 55) == 0, "%s", out);
+}
+END_TEST
+
+static const char *const subcommands[] = {"serve", "play",    "analyse", "suite", "perft",
+                                          "bench", "otep",    "datagen", "tune"};
+#define N_SUBCOMMANDS (sizeof subcommands / sizeof subcommands[0])
+
+/* Issue 51: every subcommand takes --help and -h, anywhere among its
+ * arguments: its own usage on standard output, nothing on standard error,
+ * status 0, and nothing run (serve would listen, play would wait). */
+START_TEST(every_subcommand_answers_help)
+{
+    char cmd[256], want[64];
+    for (size_t i = 0; i < N_SUBCOMMANDS; i++) {
+        static const char *const asks[] = {"--help", "-h", "--variant brax --help"};
+        for (size_t k = 0; k < 3; k++) {
+            snprintf(cmd, sizeof cmd, "./denham %s %s 2>&1 >/dev/null </dev/null | wc -c; ./denham %s %s </dev/null; echo status $?",
+                     subcommands[i], asks[k], subcommands[i], asks[k]);
+            const char *out = shell(cmd);
+            snprintf(want, sizeof want, "0\nusage: denham %s ", subcommands[i]);
+            ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "%s %s: %s", subcommands[i], asks[k], out);
+            ck_assert_msg(strstr(out, "\nstatus 0\n"), "%s %s: %s", subcommands[i], asks[k], out);
+        }
+    }
+    const char *out = shell("./denham-match --help 2>/dev/null; echo status $?");
+    ck_assert_msg(strncmp(out, "usage: denham-match --engine ", 29) == 0 && strstr(out, "\nstatus 0\n"), "%s", out);
+    out = shell("./denham-match --merge a.txt -h 2>/dev/null; echo status $?");
+    ck_assert_msg(strncmp(out, "usage: denham-match --engine ", 29) == 0 && strstr(out, "\nstatus 0\n"), "%s", out);
+}
+END_TEST
+
+/* A wrong argument: nothing on standard output, the argument named on
+ * standard error with the subcommand's usage, status 2. */
+START_TEST(wrong_argument_is_named)
+{
+    static const struct {
+        const char *args, *said;
+    } cases[] = {
+        {"serve --port 99999", "denham serve: '--port 99999': "},
+        {"serve --bogus 1", "denham serve: '--bogus 1': unknown option"},
+        {"play --skill 21", "denham play: '21': bad value"},
+        {"play nosuchgame", "denham play: 'nosuchgame': unknown variant"},
+        {"analyse --depth x", "denham analyse: '--depth': bad value 'x'"},
+        {"analyse --frob", "denham analyse: '--frob': unknown argument"},
+        {"suite --multipv 2 f", "denham suite: '--multipv': unknown argument"},
+        {"perft chess 3", "denham perft: 'chess': unknown variant"},
+        {"perft brax 65", "denham perft: '65': the depth is"},
+        {"bench brax 3 4", "denham bench: '4': one variant and one depth at most"},
+        {"otep --movetime 0", "denham otep: '0': --movetime takes"},
+        {"otep --fast", "denham otep: '--fast': unknown argument"},
+        {"datagen --games", "denham datagen: '--games': takes a value"},
+        {"datagen --games lots", "denham datagen: '--games lots': "},
+        {"tune --rate 0", "denham tune: '--rate 0': "},
+        {"tune --variant chess x", "denham tune: '--variant chess': unknown variant"},
+    };
+    char cmd[256], want[160];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(cmd, sizeof cmd, "./denham %s 2>/dev/null </dev/null | wc -c; ./denham %s 2>&1 >/dev/null </dev/null; echo status $?",
+                 cases[i].args, cases[i].args);
+        const char *out = shell(cmd);
+        snprintf(want, sizeof want, "0\n%s", cases[i].said);
+        ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "%s: %s", cases[i].args, out);
+        char sub[32];
+        snprintf(sub, sizeof sub, "\nusage: denham %.*s ", (int)strcspn(cases[i].args, " "), cases[i].args);
+        ck_assert_msg(strstr(out, sub) && strstr(out, "\nstatus 2\n"), "%s: %s", cases[i].args, out);
+    }
+    const char *out = shell("./denham-match --frob 2>&1 >/dev/null; echo status $?");
+    ck_assert_msg(strstr(out, "'--frob'") && strstr(out, "\nstatus 2\n"), "%s", out);
+}
+END_TEST
+
+/* Is option the tag of a paragraph of the rendered page (a line that
+ * starts with it, as .TP items render)? */
+static bool described(const char *manual, const char *option)
+{
+    size_t n = strlen(option);
+    for (const char *p = manual; (p = strstr(p, option)) != NULL; p += n) {
+        const char *q = p;
+        while (q > manual && q[-1] == ' ')
+            q--;
+        if ((q == manual || q[-1] == '\n') && (p[n] == ' ' || p[n] == '\n' || p[n] == '=' || p[n] == ','))
+            return true;
+    }
+    return false;
+}
+
+/* Every option that a --help lists, described in the manual page as
+ * `man -l` renders it (so the page renders too). */
+static void options_in_manual(const char *help_cmd, const char *page)
+{
+    static char help[1 << 14], manual[1 << 17];
+    snprintf(help, sizeof help, "%s", shell(help_cmd));
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "MANWIDTH=1000 man -l %s 2>/dev/null | col -b", page);
+    snprintf(manual, sizeof manual, "%s", shell(cmd));
+    ck_assert_msg(strstr(manual, "NAME") && strstr(manual, "SYNOPSIS") && strlen(manual) > 2000,
+                  "man -l %s rendered %zu bytes", page, strlen(manual));
+    int found = 0;
+    for (const char *p = help; (p = strstr(p, "--")) != NULL;) {
+        size_t n = 2 + strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-");
+        if (n > 3 && (p == help || p[-1] == ' ' || p[-1] == '[' || p[-1] == '(' || p[-1] == '|')) {
+            char option[64];
+            snprintf(option, sizeof option, "%.*s", (int)n, p);
+            ck_assert_msg(described(manual, option), "%s lists %s; %s describes it nowhere", help_cmd, option, page);
+            found++;
+        }
+        p += n;
+    }
+    ck_assert_msg(found > 0, "no option in %s", help_cmd);
+}
+
+START_TEST(manual_pages_cover_every_option)
+{
+    char cmd[64];
+    for (size_t i = 0; i < N_SUBCOMMANDS; i++) {
+        snprintf(cmd, sizeof cmd, "./denham %s --help", subcommands[i]);
+        if (strcmp(subcommands[i], "perft") == 0 || strcmp(subcommands[i], "bench") == 0)
+            continue; /* positional arguments only */
+        options_in_manual(cmd, "docs/man/denham.1");
+        char sub[64];
+        snprintf(sub, sizeof sub, "denham %s", subcommands[i]);
+        ck_assert_msg(strstr(shell("MANWIDTH=1000 man -l docs/man/denham.1 2>/dev/null | col -b"), sub), "%s", sub);
+    }
+    ck_assert(strstr(shell("MANWIDTH=1000 man -l docs/man/denham.1 2>/dev/null | col -b"), "denham perft VARIANT DEPTH"));
+    ck_assert(strstr(shell("MANWIDTH=1000 man -l docs/man/denham.1 2>/dev/null | col -b"), "denham bench [VARIANT] [DEPTH]"));
+    options_in_manual("./denham-match --help", "docs/man/denham-match.1");
+}
+END_TEST
+
+/* make install and uninstall, staged with DESTDIR and PREFIX as a packager
+ * does: the binaries run from there, the pages render, nothing is left. */
+START_TEST(install_and_uninstall)
+{
+    shell("rm -rf build/stage");
+    const char *out = shell("make -s install DESTDIR=$PWD/build/stage PREFIX=/usr >/dev/null 2>&1; echo status $?; "
+                            "cd build/stage/usr && find . -type f | sort");
+    ck_assert_str_eq(out, "status 0\n./bin/denham\n./bin/denham-match\n./share/man/man1/denham-match.1\n"
+                          "./share/man/man1/denham.1\n");
+    ck_assert(strstr(shell("build/stage/usr/bin/denham perft brax 2"), "\nNodes searched: "));
+    ck_assert(strncmp(shell("build/stage/usr/bin/denham-match --help"), "usage: denham-match", 19) == 0);
+    ck_assert(strstr(shell("man -l build/stage/usr/share/man/man1/denham.1 2>/dev/null | col -b"), "DENHAM(1)"));
+    out = shell("make -s uninstall DESTDIR=$PWD/build/stage PREFIX=/usr >/dev/null 2>&1; echo status $?; "
+                "find build/stage -type f | wc -l");
+    ck_assert_str_eq(out, "status 0\n0\n");
+    shell("rm -rf build/stage");
+}
+END_TEST
+
+/* Issue 51: .ci/run runs the README's first code block, command for
+ * command, so that the two cannot drift apart. */
+START_TEST(readme_commands_are_what_ci_runs)
+{
+    static char block[4096], ci[1 << 14];
+    snprintf(block, sizeof block, "%s",
+             shell("awk '/^```/{n++; next} n==1' README.md | sed -e 's/[[:space:]]*#.*$//' -e '/^$/d'"));
+    snprintf(ci, sizeof ci, "%s", shell("cat .ci/run"));
+    int commands = 0;
+    for (char *line = strtok(block, "\n"); line; line = strtok(NULL, "\n")) {
+        /* A whole line of .ci/run, or one whose output goes to a file (the
+         * server's, which runs in the background). */
+        char whole[512], redirected[512];
+        snprintf(whole, sizeof whole, "\n%s\n", line);
+        snprintf(redirected, sizeof redirected, "\n%s > ", line);
+        ck_assert_msg(strstr(ci, whole) || strstr(ci, redirected), "README's command '%s' is not what .ci/run runs",
+                      line);
+        commands++;
+    }
+    ck_assert_int_eq(commands, 2);
+    /* Before anything else that builds or tests. */
+    ck_assert(strstr(ci, "\nmake && ./denham serve") < strstr(ci, "\nmake deps test"));
+    ck_assert(strstr(ci, "\nmake deps test") < strstr(ci, "\nmake sanitize"));
 }
 END_TEST
 
@@ -193,6 +368,11 @@ Suite *suite_cli(void)
     tcase_add_test(tc, brandubh_v2_defence_holds);
     tcase_add_test(tc, play_in_the_terminal);
     tcase_add_test(tc, help_goes_to_stdout);
+    tcase_add_test(tc, every_subcommand_answers_help);
+    tcase_add_test(tc, wrong_argument_is_named);
+    tcase_add_test(tc, manual_pages_cover_every_option);
+    tcase_add_test(tc, install_and_uninstall);
+    tcase_add_test(tc, readme_commands_are_what_ci_runs);
     tcase_add_test(tc, readme_analyse_example_runs);
     suite_add_tcase(s, tc);
     return s;

@@ -577,6 +577,9 @@ START_TEST(strict_ugi_runner_transcript)
 }
 END_TEST
 
+/* What an illegal move's line says of text that is no Brandubh move. */
+#define BDB_NOTATION "it is not a move in Brandubh notation: a move is its start and end square, such as d2c2"
+
 /* Issue 13: a runner that never checks moves sees a game with an illegal
  * move end, lost by the offender; the next valid position repairs it. */
 START_TEST(illegal_move_loses_for_the_offender)
@@ -585,7 +588,7 @@ START_TEST(illegal_move_loses_for_the_offender)
                               "go p1time 1000 p2time 1000\nposition startpos moves d2c2\nquery gameover\n"
                               "query result\n");
     ck_assert_int_eq(count_lines_starting(out, "info string error: "), 1);
-    ck_assert(strstr(out, "info string error: illegal move 'zz'\nresponse true\nresponse p1win\nmoves\n"
+    ck_assert(strstr(out, "info string error: illegal move 'zz': " BDB_NOTATION "\nresponse true\nresponse p1win\nmoves\n"
                           "info string the game is over\nbestmove (none)\nresponse false\nresponse none\n"));
     out = run_bdb("position startpos moves zz\nquery result\nd\n");
     ck_assert(strstr(out, "response p2win\n"));
@@ -771,8 +774,8 @@ START_TEST(extending_position_commands)
     /* The start position comes back after plies 4 and 8: the third time ends the game. */
     const char *expected = "response false\nresponse false\nresponse false\nresponse false\n"
                            "response false\nresponse false\nresponse false\nresponse true\n"
-                           "info string error: illegal move 'zz'\nresponse p1win\nresponse false\n"
-                           "info string error: illegal move 'd2c2x'\n";
+                           "info string error: illegal move 'zz': " BDB_NOTATION "\nresponse p1win\nresponse false\n"
+                           "info string error: illegal move 'd2c2x': " BDB_NOTATION "\n";
     ck_assert_msg(strncmp(out, expected, strlen(expected)) == 0, "%s", out);
     ck_assert_str_eq(line_after(out, "Fen: "), "3a3/3a3/3d3/aadkdaa/2d4/2a4/3a3 a");
 }

@@ -357,7 +357,7 @@ function playMove(move) {
     } catch (err) {
       app.game.moves.pop();
       await sync();
-      throw new Error(`'${move}': ${err.message}`);
+      throw err; // the engine's line names the move and the rule that refuses it
     }
     showError('');
     await advance();

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # shard.sh: runs one shard of a match or of a datagen run, on whatever
-# machine it lands on. Which shard: SLURM_ARRAY_TASK_ID of
-# SLURM_ARRAY_TASK_COUNT under a Slurm job array (--array=1-N), else SHARD
-# of SHARDS (set by parallel.sh, or by hand). Writes OUT/shard-K.txt:
-# denham-match's games file, or datagen's positions.
+# machine it lands on. Which shard: SHARD of SHARDS when set (parallel.sh,
+# sprt.sh, or by hand), else SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT
+# under a Slurm job array (--array=1-N). Writes OUT/shard-K.txt:
+# denham-match's games file, or datagen's positions; the file appears only
+# once the shard has succeeded (it is written under another name, then
+# renamed), so that a shard killed or failed half-way leaves no part of
+# itself to be merged.
 #
 #   shard.sh match OUT <denham-match arguments>
 #   shard.sh datagen OUT <denham datagen arguments, without --out>
@@ -16,11 +19,14 @@ DENHAM_MATCH="${DENHAM_MATCH:-$here/denham-match}"
 kind="${1:?usage: shard.sh match|datagen OUT ARGS...}"
 out="${2:?usage: shard.sh match|datagen OUT ARGS...}"
 shift 2
-k="${SLURM_ARRAY_TASK_ID:-${SHARD:?set SHARD (or run under a Slurm job array)}}"
-n="${SLURM_ARRAY_TASK_COUNT:-${SHARDS:?set SHARDS (or run under a Slurm job array)}}"
+k="${SHARD:-${SLURM_ARRAY_TASK_ID:?set SHARD (or run under a Slurm job array)}}"
+n="${SHARDS:-${SLURM_ARRAY_TASK_COUNT:?set SHARDS (or run under a Slurm job array)}}"
 mkdir -p "$out"
+part="$out/.shard-$k.$(hostname -s).$$.part"
+trap 'rm -f "$part"' EXIT
 case "$kind" in
-match) exec "$DENHAM_MATCH" "$@" --shard "$k/$n" --games-file "$out/shard-$k.txt" --quiet ;;
-datagen) exec "$DENHAM" datagen "$@" --shard "$k/$n" --out "$out/shard-$k.txt" ;;
+match) "$DENHAM_MATCH" "$@" --shard "$k/$n" --games-file "$part" --quiet ;;
+datagen) "$DENHAM" datagen "$@" --shard "$k/$n" --out "$part" ;;
 *) echo "shard.sh: the kind is match or datagen, not $kind" >&2; exit 2 ;;
 esac
+mv "$part" "$out/shard-$k.txt"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # slurm.sh: a match (or a datagen run) on a Slurm cluster: a job array of
 # N shards (shard.sh), then, for a match, a job that merges them once all
-# succeeded (merge.sh). The checkout must be on a file system every node
-# sees, built for the nodes (make portable where their CPUs differ).
+# succeeded (merge.sh; cancelled if a shard failed). The checkout must be
+# on a file system every node sees, built for the nodes (make portable
+# where their CPUs differ).
 #
 #   slurm.sh match N OUT [--sprt E0 E1 A B] -- <denham-match arguments>
 #   slurm.sh datagen N OUT -- <denham datagen arguments, without --out>
@@ -18,13 +19,17 @@ sprt=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do sprt+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
 mkdir -p "$out"
-# One core per shard: a match at a time control uses one core per engine.
-job=$(sbatch --parsable ${SBATCH_OPTIONS:-} --array="1-$n" --cpus-per-task=2 \
-    --output="$out/slurm-%a.log" "$here/shard.sh" "$kind" "$out" "$@")
+out="$(cd "$out" && pwd)"
+# The jobs run the scripts where they lie (--wrap), not a copy in slurmd's
+# spool directory, so that they find the checkout's binaries beside them.
+quote() { printf '%q ' "$@"; }
+# Two cores per shard: a match at a time control uses one core per engine.
+job=$(sbatch --parsable ${SBATCH_OPTIONS:-} --array="1-$n" --cpus-per-task=2 --job-name="denham-$kind" \
+    --output="$out/slurm-%a.log" --wrap="$(quote "$here/shard.sh" "$kind" "$out" "$@")")
 echo "shards: job $job"
 if [ "$kind" = match ]; then
-    merge=$(sbatch --parsable ${SBATCH_OPTIONS:-} --dependency="afterok:$job" --output="$out/merge.log" \
-        "$here/merge.sh" "$out" "${sprt[@]}")
+    merge=$(sbatch --parsable ${SBATCH_OPTIONS:-} --dependency="afterok:$job" --kill-on-invalid-dep=yes \
+        --job-name=denham-merge --output="$out/merge.log" --wrap="$(quote "$here/merge.sh" "$out" "${sprt[@]}")")
     echo "merge: job $merge (result in $out/result.txt)"
 else
     echo "data: $out/shard-*.txt (denham tune reads them all)"

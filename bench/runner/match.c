@@ -17,6 +17,7 @@
 #include "../../engine/core/timeman.h"
 #include "../../protocol/common/engine_proc.h"
 #include "../../engine/core/textbuf.h"
+#include "live_file.h"
 
 #define HANDSHAKE_MS 10000
 #define OPENING_TEXT MATCH_OPENING_TEXT
@@ -71,6 +72,7 @@ typedef struct shared {
     const match_cfg_t *cfg;
     FILE *out;
     FILE *games_file;
+    live_file_t live;
     char (*openings)[OPENING_TEXT];
     int n_openings;
     pthread_mutex_t lock;
@@ -94,6 +96,8 @@ typedef struct worker {
     textbuf_t text;
     int text_plies;     /* record plies the text holds */
     position_t text_pos; /* the position after them */
+    char score[40], depth[24]; /* the live file's score and depth of the last move: "cp 35" and "7", or "-" */
+    textbuf_t live;     /* a line of the live file */
 } worker_t;
 
 /* ---- openings ---- */
@@ -247,6 +251,45 @@ static bool engine_up(worker_t *w, int e, int slot)
     return ok;
 }
 
+/* ---- the live file (PROTOCOL.md, "Watching a match") ---- */
+
+/* Reads an engine's lines until its bestmove (in w->line), noting its
+ * last score on the way. */
+static int wait_bestmove(worker_t *w, eproc_t *p, int64_t deadline)
+{
+    snprintf(w->score, sizeof w->score, "-");
+    snprintf(w->depth, sizeof w->depth, "-");
+    for (;;) {
+        int r = eproc_read_line(p, w->line, sizeof w->line, deadline);
+        if (r != EPROC_LINE || (strncmp(w->line, "bestmove", 8) == 0 && (w->line[8] == 0 || w->line[8] == ' ')))
+            return r;
+        if (strncmp(w->line, "info ", 5) == 0)
+            live_note_score(w->line, w->score, sizeof w->score, w->depth, sizeof w->depth);
+    }
+}
+
+/* A game begins: its engines and opening. */
+static void live_start(worker_t *w, int index, const char *p1, const char *p2, const char *opening)
+{
+    char number[16];
+    snprintf(number, sizeof number, "%d", index + 1);
+    const char *f[] = {"start", number, p1, p2, opening};
+    live_write(&w->sh->live, &w->live, f, 5);
+}
+
+/* A ply of game `index` was played (the record's last): by seat, or a roll
+ * of the die (seat < 0), with the engine's score and depth. */
+static void live_move(worker_t *w, int index, int seat, const char *move)
+{
+    char number[16], ply[16], who[16] = "-";
+    snprintf(number, sizeof number, "%d", index + 1);
+    snprintf(ply, sizeof ply, "%d", w->rec.plies);
+    if (seat >= 0)
+        snprintf(who, sizeof who, "p%d", seat + 1);
+    const char *f[] = {"move", number, ply, who, move, seat >= 0 ? w->score : "-", seat >= 0 ? w->depth : "-"};
+    live_write(&w->sh->live, &w->live, f, 7);
+}
+
 /* ---- one game ---- */
 
 /* The offender loses: with two engines the other one wins; among more,
@@ -328,7 +371,7 @@ static bool ask_move(worker_t *w, const int *seat_engine, long long *clock, int 
                         : l->kind == LIMIT_MOVETIME ? l->value + cfg->time_margin_ms
                                                     : -1;
     int64_t deadline = start + (allowed >= 0 ? allowed : 0) + cfg->hang_ms;
-    int got = ok ? eproc_wait_for(p, "bestmove", w->line, sizeof w->line, deadline) : EPROC_EOF;
+    int got = ok ? wait_bestmove(w, p, deadline) : EPROC_EOF;
     long long used = timeman_now_ms() - start;
     if (got == EPROC_EOF) {
         eproc_kill(p);
@@ -359,6 +402,7 @@ static bool ask_move(worker_t *w, const int *seat_engine, long long *clock, int 
 }
 
 static void play_moves(worker_t *w, int index, game_result_t *r);
+static void seat_names(const match_cfg_t *cfg, int index, char *p1, char *p2, size_t len);
 
 static const char *opening_of(const shared_t *sh, int index)
 {
@@ -405,6 +449,11 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
         snprintf(r->reason, sizeof r->reason, "runner out of memory");
         return;
     }
+    if (sh->live.on) {
+        char p1[200], p2[200];
+        seat_names(cfg, index, p1, p2, sizeof p1);
+        live_start(w, index, p1, p2, opening);
+    }
     long long clock[MAX_PLAYERS];
     for (int s = 0; s < g->players; s++)
         clock[s] = cfg->engines[seat_engine[s]].limit.value;
@@ -421,11 +470,15 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
             snprintf(r->reason, sizeof r->reason, "%s", o.reason);
             return;
         }
+        char text[GAME_MOVE_TEXT_MAX];
         if (game_at_chance(g, &w->rec.pos)) { /* the runner rolls, never an engine */
-            if (!record_play(&w->rec, game_roll(g, &w->rec.pos, &dice))) {
+            move_t roll = game_roll(g, &w->rec.pos, &dice);
+            g->move_text(&w->rec.pos, roll, text, sizeof text);
+            if (!record_play(&w->rec, roll)) {
                 snprintf(r->reason, sizeof r->reason, "game too long (adjudicated draw)");
                 return;
             }
+            live_move(w, index, -1, text);
             continue;
         }
         if (cfg->max_plies && w->rec.plies - opening_plies >= cfg->max_plies) {
@@ -436,10 +489,12 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
         move_t m;
         if (!ask_move(w, seat_engine, clock, seat, opening, r, &m))
             return;
+        g->move_text(&w->rec.pos, m, text, sizeof text);
         if (!record_play(&w->rec, m)) {
             snprintf(r->reason, sizeof r->reason, "game too long (adjudicated draw)");
             return;
         }
+        live_move(w, index, seat, text);
     }
 }
 
@@ -495,16 +550,23 @@ static void print_progress(shared_t *sh, int index, const game_result_t *r)
     fflush(sh->out);
 }
 
+/* The game's line in the games file and, after "end", in the live file. */
 static void write_game(shared_t *sh, worker_t *w, int index, const game_result_t *r)
 {
-    if (!sh->games_file)
+    if (!sh->games_file && !sh->live.on)
         return;
-    char p1[200], p2[200], res[16];
+    char number[16], p1[200], p2[200], res[16];
+    snprintf(number, sizeof number, "%d", index + 1);
     seat_names(sh->cfg, index, p1, p2, sizeof p1);
     result_text(sh->cfg, index, r, res, sizeof res);
-    fprintf(sh->games_file, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", index + 1, sh->cfg->game->name, p1, p2, res, r->reason,
-            opening_of(sh, index), w->text.s ? w->text.s + strlen("position ") : "");
-    fflush(sh->games_file);
+    const char *f[] = {"end", number, sh->cfg->game->name, p1, p2, res, r->reason, opening_of(sh, index),
+                       w->text.s ? w->text.s + strlen("position ") : ""};
+    if (sh->games_file) {
+        for (int i = 1; i < 9; i++)
+            fprintf(sh->games_file, "%s%s", f[i], i < 8 ? "\t" : "\n");
+        fflush(sh->games_file);
+    }
+    live_write(&sh->live, &w->live, f, 9);
 }
 
 /* Wins per engine and seat, and engine 0's results per seating pattern. */
@@ -624,6 +686,7 @@ static void *worker_main(void *arg)
             eproc_stop(&w->eng[e][k], 1000);
     record_free(&w->rec);
     textbuf_free(&w->text);
+    textbuf_free(&w->live);
     return NULL;
 }
 
@@ -650,6 +713,9 @@ bool match_run(const match_cfg_t *cfg, FILE *out, match_summary_t *sum)
         fprintf(stderr, "match: cannot write %s\n", cfg->games_path);
         goto done;
     }
+    if (!live_open(&sh.live, cfg->live_path))
+        goto done;
+    live_header(&sh.live, cfg, sh.total_games, sh.shard_games);
     int started = 0;
     for (int i = 0; i < n_workers; i++) {
         workers[i].sh = &sh;
@@ -660,9 +726,21 @@ bool match_run(const match_cfg_t *cfg, FILE *out, match_summary_t *sum)
         pthread_join(threads[i], NULL);
     ok = started > 0;
     *sum = sh.sum;
+    if (ok) {
+        char played[16];
+        snprintf(played, sizeof played, "%d", sh.sum.games_played);
+        const char *f[] = {"over", played,
+                           sh.sum.sprt_decision > 0   ? "H1 accepted"
+                           : sh.sum.sprt_decision < 0 ? "H0 accepted"
+                                                      : "-"};
+        textbuf_t t = {0};
+        live_write(&sh.live, &t, f, 3);
+        textbuf_free(&t);
+    }
 done:
     if (sh.games_file)
         fclose(sh.games_file);
+    live_close(&sh.live);
     free(sh.openings);
     free(sh.score);
     free(workers);

@@ -60,6 +60,7 @@ typedef struct match_cfg {
     long long time_margin_ms;  /* late answers within this are not losses */
     long long hang_ms;         /* an engine silent this long past its limit is killed */
     const char *games_path;    /* one line per game; NULL: none */
+    const char *live_path;     /* the games in progress, move by move (PROTOCOL.md); NULL: none */
     const char *log_path;      /* engines' stderr; NULL: discarded */
     bool sprt_on;
     sprt_t sprt;

@@ -13,9 +13,9 @@
 #include "../../engine/games/variants.h"
 #include "match_args.h"
 
-static void usage(void)
+void match_usage(FILE *out)
 {
-    fprintf(stderr,
+    fprintf(out,
             "usage: denham-match --engine name=A cmd=./denham [option.Hash=16] [LIMIT]\n"
             "                    --engine name=B cmd=./denham [LIMIT] [options]\n"
             "       (up to four --engine in jinxx-3p and jinxx-4p, one per seat at most)\n"
@@ -34,6 +34,8 @@ static void usage(void)
             "  --hang MS               kill an engine silent this long past its limit (default 10000)\n"
             "  --games-file PATH       one line per game (index, variant, p1, p2, result, reason,\n"
             "                          opening, position command)\n"
+            "  --live-file PATH        the games in progress, move by move, with the engines' scores,\n"
+            "                          for the watch page of `denham serve` (PROTOCOL.md)\n"
             "  --log PATH              append the engines' stderr here (default: discarded)\n"
             "  --sprt ELO0 ELO1 ALPHA BETA   stop when the SPRT decides (two-team games)\n"
             "  --seating P[,P...]      free-for-all games: who sits where, one letter per seat\n"
@@ -263,6 +265,8 @@ int match_args(int argc, char **argv, match_cfg_t *cfg)
             cfg->hang_ms = v;
         } else if (strcmp(a, "--games-file") == 0 && one) {
             cfg->games_path = argv[i + 1];
+        } else if (strcmp(a, "--live-file") == 0 && one) {
+            cfg->live_path = argv[i + 1];
         } else if (strcmp(a, "--seating") == 0 && one) {
             seating = argv[i + 1];
         } else if (strcmp(a, "--log") == 0 && one) {
@@ -289,12 +293,9 @@ int match_args(int argc, char **argv, match_cfg_t *cfg)
             cfg->quiet = true;
             i += 1;
             continue;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage();
-            return 0;
         } else {
             fprintf(stderr, "denham-match: bad or incomplete argument '%s'\n", a);
-            usage();
+            match_usage(stderr);
             return 2;
         }
         i += 2;
@@ -302,7 +303,7 @@ int match_args(int argc, char **argv, match_cfg_t *cfg)
     cfg->n_engines = n_engines;
     if (n_engines < 2 || (n_engines > 2 && game_teams(cfg->game) <= 2) || n_engines > cfg->game->players) {
         fprintf(stderr, "denham-match: two engines, or in a free-for-all game up to one per seat\n");
-        usage();
+        match_usage(stderr);
         return 2;
     }
     if (!set_seating(cfg, seating))

@@ -6,6 +6,10 @@
 
 #define MATCH_ARGS_OK (-1)
 
+/* The usage of denham-match (and of --merge): on stdout when asked for,
+ * on stderr after a mistake. */
+void match_usage(FILE *out);
+
 /* Fills cfg from the arguments. MATCH_ARGS_OK when the match should run;
  * otherwise the exit status (0 after --help, 2 for a bad argument, with one
  * line on stderr saying why). */

@@ -10,6 +10,11 @@
 int main(int argc, char **argv)
 {
     signal(SIGPIPE, SIG_IGN); /* a dead engine's pipe is an error return, not a signal */
+    for (int k = 1; k < argc; k++)
+        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
+            match_usage(stdout);
+            return 0;
+        }
     if (argc > 1 && strcmp(argv[1], "--merge") == 0)
         return match_merge_main(argc - 2, argv + 2, stdout, stderr);
     static match_cfg_t cfg;

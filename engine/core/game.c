@@ -4,6 +4,7 @@
  */
 #include "game.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,6 +19,41 @@ move_t game_find_move(const game_t *g, const position_t *pos, const char *text)
             return moves[i];
     }
     return MOVE_NONE;
+}
+
+void game_why_add(game_why_t *why, const char *cell)
+{
+    for (int i = 0; i < why->cells; i++)
+        if (strcmp(why->cell[i], cell) == 0)
+            return;
+    if (why->cells < GAME_DECISIVE_MAX)
+        snprintf(why->cell[why->cells++], GAME_CELL_NAME_MAX, "%s", cell);
+}
+
+void game_explain_illegal(const game_t *g, const position_t *pos, const char *text, char *buf, size_t len)
+{
+    move_t moves[MAX_MOVES];
+    if (g->gen_moves(pos, moves) == 0)
+        snprintf(buf, len, "the game is over");
+    else if (g->explain_illegal)
+        g->explain_illegal(pos, text, buf, len);
+    else
+        snprintf(buf, len, "it is not one of the legal moves here");
+}
+
+void game_illegal_message(const game_t *g, const position_t *pos, const char *text, char *buf, size_t len)
+{
+    char why[GAME_ILLEGAL_MAX];
+    game_explain_illegal(g, pos, text, why, sizeof why);
+    snprintf(buf, len, "illegal move '%.63s': %s", text, why);
+}
+
+void game_lower(const char *text, char *out, size_t len)
+{
+    size_t n = 0;
+    for (; text[n] && n + 1 < len; n++)
+        out[n] = (char)tolower((unsigned char)text[n]);
+    out[n] = 0;
 }
 
 move_t game_roll(const game_t *g, const position_t *pos, rng_t *rng)

@@ -115,6 +115,25 @@ static inline int player_first(player_mask_t m)
     return p;
 }
 
+/* Where and why a game ended, for people (explain_result): the cells that
+ * decided it, by the names the game's view gives them (PROTOCOL.md,
+ * "Describing the game"), and one sentence that starts with a capital and
+ * ends with a full stop ("The king reached the corner g7."). */
+#define GAME_DECISIVE_MAX 32
+#define GAME_CELL_NAME_MAX 16
+#define GAME_WHY_TEXT_MAX 240
+typedef struct game_why {
+    int cells;
+    char cell[GAME_DECISIVE_MAX][GAME_CELL_NAME_MAX];
+    char text[GAME_WHY_TEXT_MAX];
+} game_why_t;
+
+/* Appends a cell name to why (nothing when full or already there). */
+void game_why_add(game_why_t *why, const char *cell);
+
+/* Why a move is refused: at most this long, with the move's text. */
+#define GAME_ILLEGAL_MAX 320
+
 typedef struct outcome {
     outcome_kind_t kind;
     /* OUTCOME_WIN: the winners (one player, or a whole team); OUTCOME_DRAW:
@@ -274,8 +293,26 @@ typedef struct game {
     bool (*pass_turn)(position_t *pos);
 
     void (*move_text)(const position_t *pos, move_t move, char *buf, size_t len);
-    /* Legal move for text in pos, or MOVE_NONE. */
+    /* Legal move for text in pos, or MOVE_NONE. Letters may come in either
+     * case where the notation reads the same both ways (`D2E2` is `d2e2`). */
     move_t (*parse_move)(const position_t *pos, const char *text);
+    /* Why text is not a legal move in pos (parse_move gave MOVE_NONE), for
+     * a newcomer: the rule that refuses it ("only the king may stop on the
+     * throne d4"), or for text that is no move in the game's notation, that
+     * and an example of it. One phrase, a small letter first unless it
+     * starts with a name ("Blue called Brax, ..."), and no full stop: it
+     * follows "illegal move 'X': ". Never called once the game is over.
+     * Keeps the rules in the game: the protocol only prints the phrase.
+     * NULL: "it is not one of the legal moves here". */
+    void (*explain_illegal)(const position_t *pos, const char *text, char *buf, size_t len);
+    /* Where and why the game ended in pos (outcome or decided holds): the
+     * cells that decided it (the five in a row, the king's square) and a
+     * sentence. `before` and `last` are the position before the last move
+     * and that move, or NULL and MOVE_NONE when unknown (a finished game set
+     * up from its position string): what was taken is then not named.
+     * NULL: no cells, and the outcome's reason as the sentence. */
+    void (*explain_result)(const struct game *g, const position_t *pos, const position_t *before, move_t last,
+                           game_why_t *why);
     /* A small index for history tables. */
     int (*move_key)(move_t move);
 
@@ -387,6 +424,17 @@ int fen_fields(const char *s, char (*fields)[FEN_FIELD_MAX], int max);
 
 /* Writes msg to err and returns false: the parse_fen failure idiom. */
 bool game_fail(char *err, size_t len, const char *msg);
+
+/* Why text is not a legal move in pos, as the protocol prints it after
+ * "illegal move 'X': ": the game's explain_illegal, or the generic phrase;
+ * "the game is over" once it is. */
+void game_explain_illegal(const game_t *g, const position_t *pos, const char *text, char *buf, size_t len);
+/* The whole refusal: "illegal move 'X': <why>" (text cut at 63 characters). */
+void game_illegal_message(const game_t *g, const position_t *pos, const char *text, char *buf, size_t len);
+
+/* Copies text to out (len bytes, cut short if longer) in lower case: the
+ * games whose notation has no capital letters read moves through it. */
+void game_lower(const char *text, char *out, size_t len);
 
 /* Finds the legal move whose text is `text`, by printing every legal move.
  * Games whose move text has a single form use this as their parse_move. */

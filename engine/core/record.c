@@ -5,6 +5,7 @@
 #include "record.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -346,7 +347,8 @@ bool record_append(record_t *r, const char *text, char *err, size_t errlen)
             /* The player to move loses (PROTOCOL.md): a runner that never
              * checks moves must still see the game end. */
             r->forfeit_by = g->to_move(&r->pos);
-            return setup_fail(err, errlen, "illegal move '%s'", word);
+            game_illegal_message(g, &r->pos, word, err, errlen);
+            return false;
         }
         if (!record_play(r, m))
             return setup_fail(err, errlen, "%s", r->plies >= RECORD_MAX_PLIES ? "too many moves" : "out of memory");
@@ -365,5 +367,51 @@ void record_moves_text(const record_t *r, char *buf, size_t len)
         r->game->move_text(&pos, r->moves[i], mv, sizeof mv);
         r->game->make(&pos, r->moves[i], &u);
         n += (size_t)snprintf(buf + n, n < len ? len - n : 0, " %s", mv);
+    }
+}
+
+/* The position before the last move, and that move; false when the record
+ * has no move. */
+static bool before_last(const record_t *r, position_t *before, move_t *last)
+{
+    if (r->plies == 0)
+        return false;
+    *before = r->start;
+    for (int i = 0; i + 1 < r->plies; i++) {
+        undo_t u;
+        r->game->make(before, r->moves[i], &u);
+    }
+    *last = r->moves[r->plies - 1];
+    return true;
+}
+
+/* A forfeit: the offender, and in free-for-all games the draw. */
+static void explain_forfeit(const record_t *r, game_why_t *why)
+{
+    snprintf(why->text, sizeof why->text, "An illegal move by %s ended the game%s.",
+             r->game->player_names[r->forfeit_by],
+             game_teams(r->game) > 2 ? ": the others share the draw" : "");
+}
+
+void record_explain(const record_t *r, game_why_t *why)
+{
+    const game_t *g = r->game;
+    memset(why, 0, sizeof *why);
+    move_t moves[MAX_MOVES];
+    if (r->forfeit_by >= 0) {
+        explain_forfeit(r, why);
+    } else if (g->gen_moves(&r->pos, moves) > 0) {
+        snprintf(why->text, sizeof why->text, "%s", record_outcome(r).kind == OUTCOME_NONE
+                                                         ? ""
+                                                         : "The same position occurred for the third time: drawn.");
+    } else if (g->explain_result) {
+        position_t before;
+        move_t last = MOVE_NONE;
+        bool known = before_last(r, &before, &last);
+        g->explain_result(g, &r->pos, known ? &before : NULL, last, why);
+    } else {
+        outcome_t o = g->outcome(&r->pos);
+        snprintf(why->text, sizeof why->text, "%s.", o.reason ? o.reason : "The game is over");
+        why->text[0] = (char)toupper((unsigned char)why->text[0]);
     }
 }

@@ -85,6 +85,11 @@ bool record_setup(record_t *r, const game_t *g, const char *text, char *err, siz
 /* Plays the moves of text ("m1 m2 ...", a "moves" word skipped) on r, with
  * record_setup's checks and its forfeit on an illegal move. */
 bool record_append(record_t *r, const char *text, char *err, size_t errlen);
+/* Where and why the game ended (game.h, game_why_t): the game's own
+ * explain_result for an end by its rules (given the position before the
+ * last move, replayed from the start), a sentence alone for a forfeit or a
+ * repetition; empty (no cells, "") while the game goes on. */
+void record_explain(const record_t *r, game_why_t *why);
 /* Appends " moves m1 m2 ..." (the record's moves as text) to buf. */
 void record_moves_text(const record_t *r, char *buf, size_t len);
 

@@ -15,6 +15,7 @@
 #include "../../engine/core/timeman.h"
 #include "../../engine/games/variants.h"
 #include "../../engine/search/multipv.h"
+#include "usage.h"
 
 #define ANALYSE_HASH_MB 64
 #define DEFAULT_MOVETIME_MS 1000
@@ -28,20 +29,28 @@ typedef struct options {
     const char *path; /* NULL: standard input */
 } options_t;
 
-static int usage(const char *what)
+/* Says what is wrong with argument i, which read_options refused: a
+ * missing or bad value, or an unknown argument. Returns false. */
+static bool refuse(const char *sub, int argc, char **argv, int i, bool analyse)
 {
-    fprintf(stderr,
-            "denham %s: %s\n"
-            "usage: denham analyse [--variant V] [--depth N | --movetime MS | --nodes N] [--multipv K] [--json] "
-            "[FILE]\n"
-            "       denham suite [--variant V] [--depth N | --movetime MS | --nodes N] FILE\n",
-            what, "bad arguments");
-    return 2;
+    static const char *const valued[] = {"--variant", "--depth", "--movetime", "--nodes", "--multipv"};
+    for (int k = 0; k < (analyse ? 5 : 4); k++) {
+        if (strcmp(argv[i], valued[k]) != 0)
+            continue;
+        if (i + 1 >= argc)
+            return usage_error(sub, argv[i], "takes a value") == 0;
+        char why[200];
+        snprintf(why, sizeof why, "bad value '%.100s' (the ranges are below)", argv[i + 1]);
+        return usage_error(sub, argv[i], why) == 0;
+    }
+    return usage_error(sub, argv[i], "unknown argument") == 0;
 }
 
-/* Reads the options common to both subcommands; false on a bad one. */
+/* Reads the options common to both subcommands; false (after saying what
+ * was wrong) on a bad one. */
 static bool read_options(int argc, char **argv, options_t *o, bool analyse)
 {
+    const char *sub = analyse ? "analyse" : "suite";
     *o = (options_t){.game = variants_default(), .multipv = 1};
     limits_init(&o->limits);
     int limits = 0;
@@ -53,10 +62,8 @@ static bool read_options(int argc, char **argv, options_t *o, bool analyse)
             o->json = true;
         } else if (strcmp(a, "--variant") == 0 && has_value) {
             o->game = variants_find(argv[++i]);
-            if (!o->game) {
-                fprintf(stderr, "denham: unknown variant '%s'\n", argv[i]);
-                return false;
-            }
+            if (!o->game)
+                return usage_error(sub, argv[i], "unknown variant") == 0;
         } else if (strcmp(a, "--depth") == 0 && has_value && number_parse(argv[i + 1], 1, MAX_PLY - 1, &v)) {
             o->limits.depth = (int)v;
             limits++, i++;
@@ -73,14 +80,11 @@ static bool read_options(int argc, char **argv, options_t *o, bool analyse)
         } else if (a[0] != '-' && !o->path) {
             o->path = a;
         } else {
-            fprintf(stderr, "denham: bad or unknown argument '%s'\n", a);
-            return false;
+            return refuse(sub, argc, argv, i, analyse);
         }
     }
-    if (limits > 1) {
-        fprintf(stderr, "denham: give one of --depth, --movetime, --nodes\n");
-        return false;
-    }
+    if (limits > 1)
+        return usage_error(sub, NULL, "give one of --depth, --movetime, --nodes") == 0;
     if (limits == 0)
         o->limits.movetime = DEFAULT_MOVETIME_MS;
     return true;
@@ -208,7 +212,7 @@ int analyse_main(int argc, char **argv, FILE *out)
 {
     options_t o;
     if (!read_options(argc, argv, &o, true))
-        return usage("analyse");
+        return 2;
     FILE *in = o.path ? fopen(o.path, "r") : stdin;
     if (!in) {
         fprintf(stderr, "denham analyse: cannot open %s\n", o.path);
@@ -336,8 +340,10 @@ static bool solved(const expectation_t *x, const char *move, const pv_line_t *l)
 int suite_main(int argc, char **argv, FILE *out)
 {
     options_t o;
-    if (!read_options(argc, argv, &o, false) || !o.path)
-        return usage("suite");
+    if (!read_options(argc, argv, &o, false))
+        return 2;
+    if (!o.path)
+        return usage_error("suite", NULL, "no suite file");
     FILE *in = fopen(o.path, "r");
     if (!in) {
         fprintf(stderr, "denham suite: cannot open %s\n", o.path);

@@ -10,6 +10,7 @@
 #include "../../engine/games/variants.h"
 #include "../ugi/engine_state.h"
 #include "../ugi/protocol.h"
+#include "usage.h"
 
 static void print_divide(void *ctx, const char *move, uint64_t count)
 {
@@ -19,11 +20,13 @@ static void print_divide(void *ctx, const char *move, uint64_t count)
 int protocol_cli_perft(int argc, char **argv, FILE *out)
 {
     long long depth;
-    const game_t *g = argc >= 2 ? variants_find(argv[0]) : NULL;
-    if (!g || !parse_int(argv[1], 1, 64, &depth)) {
-        fprintf(stderr, "usage: denham perft <variant> <depth> [fen]\n");
-        return 2;
-    }
+    if (argc < 2)
+        return usage_error("perft", NULL, "a variant and a depth are needed");
+    const game_t *g = variants_find(argv[0]);
+    if (!g)
+        return usage_error("perft", argv[0], "unknown variant");
+    if (!parse_int(argv[1], 1, 64, &depth))
+        return usage_error("perft", argv[1], "the depth is a whole number from 1 to 64");
     position_t pos;
     char err[160];
     if (argc >= 3) {
@@ -63,14 +66,10 @@ int protocol_cli_bench(int argc, char **argv, FILE *out)
     int i = 0;
     if (i < argc && variants_find(argv[i]))
         g = variants_find(argv[i++]);
-    if (i < argc && !parse_int(argv[i++], 1, MAX_PLY - 1, &depth)) {
-        fprintf(stderr, "usage: denham bench [variant] [depth]\n");
-        return 2;
-    }
-    if (i < argc) {
-        fprintf(stderr, "usage: denham bench [variant] [depth]\n");
-        return 2;
-    }
+    if (i < argc && !parse_int(argv[i], 1, MAX_PLY - 1, &depth))
+        return usage_error("bench", argv[i], "neither a variant nor a depth (1-127)");
+    if (i + 1 < argc)
+        return usage_error("bench", argv[i + 1], "one variant and one depth at most");
     engine_t *e = malloc(sizeof *e);
     if (!e || !engine_init(e, out)) {
         fprintf(stderr, "denham: out of memory\n");

@@ -23,6 +23,7 @@
 #include "../../engine/core/textbuf.h"
 #include "../../engine/games/variants.h"
 #include "../../engine/search/search.h"
+#include "usage.h"
 
 #define DATAGEN_HASH_MB 16
 #define DATAGEN_THREADS_MAX 256
@@ -61,9 +62,15 @@ typedef struct datagen {
 static int usage(FILE *err, const char *why)
 {
     fprintf(err, "denham datagen: %s\n", why);
-    fprintf(err, "usage: denham datagen --variant V --games N (--nodes N | --depth N) [--threads T] [--seed S]\n"
-                 "                      [--shard K/N] [--book FILE] [--random-plies P] [--max-plies P] --out FILE\n");
-    return 2;
+    return usage_print(err, "datagen", 2);
+}
+
+/* A refused option and its value, named. */
+static int refuse(FILE *err, const char *option, const char *value, const char *why)
+{
+    char what[300];
+    snprintf(what, sizeof what, "'%.60s %.60s': %s", option, value, why);
+    return usage(err, what);
 }
 
 static int parse_args(int argc, char **argv, datagen_cfg_t *c, FILE *err)
@@ -72,12 +79,15 @@ static int parse_args(int argc, char **argv, datagen_cfg_t *c, FILE *err)
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long long x;
-        if (!v)
-            return usage(err, "every option takes a value");
+        if (!v) {
+            char what[120];
+            snprintf(what, sizeof what, "'%.60s': %s", a, strncmp(a, "--", 2) == 0 ? "takes a value" : "unknown argument");
+            return usage(err, what);
+        }
         i++;
         if (strcmp(a, "--variant") == 0) {
             if (!(c->game = variants_find(v)))
-                return usage(err, "unknown variant");
+                return refuse(err, a, v, "unknown variant");
         } else if (strcmp(a, "--games") == 0 && number_parse(v, 1, 100000000, &x)) {
             c->games = x;
         } else if (strcmp(a, "--nodes") == 0 && number_parse(v, 1, 1LL << 40, &x)) {
@@ -94,15 +104,13 @@ static int parse_args(int argc, char **argv, datagen_cfg_t *c, FILE *err)
             c->max_plies = x;
         } else if (strcmp(a, "--shard") == 0) {
             if (!number_parse_shard(v, 1 << 20, &c->shard_k, &c->shard_n))
-                return usage(err, "--shard takes K/N with 1 <= K <= N");
+                return refuse(err, a, v, "takes K/N with 1 <= K <= N");
         } else if (strcmp(a, "--out") == 0) {
             c->out_path = v;
         } else if (strcmp(a, "--book") == 0) {
             c->book_path = v;
         } else {
-            char why[160];
-            snprintf(why, sizeof why, "bad option or value: %.40s %.40s", a, v);
-            return usage(err, why);
+            return refuse(err, a, v, "unknown option, or a value out of its range (below)");
         }
     }
     if (!c->game || !c->games || !c->out_path)

@@ -17,6 +17,7 @@
 #include "../../engine/games/variants.h"
 #include "../../engine/search/search.h"
 #include "../../engine/search/skill.h"
+#include "usage.h"
 
 #define PLAY_HASH_MB 64
 #define PLAY_MOVETIME_MS 1000
@@ -34,15 +35,6 @@ typedef struct session {
     rng_t skill_rng;
     pv_line_t lines[SEARCH_MULTIPV_MAX];
 } session_t;
-
-static int usage(const char *why)
-{
-    fprintf(stderr,
-            "denham play: %s\nusage: denham play [variant] [--movetime MS] [--skill 0-20] "
-            "[--side p1|p2|p3|p4|both|none]\n",
-            why);
-    return 2;
-}
 
 static bool read_args(int argc, char **argv, session_t *s)
 {
@@ -63,13 +55,18 @@ static bool read_args(int argc, char **argv, session_t *s)
         } else if (argv[i][0] != '-' && variants_find(argv[i])) {
             s->game = variants_find(argv[i]);
         } else {
-            return false;
+            bool valued = strcmp(argv[i], "--movetime") == 0 || strcmp(argv[i], "--skill") == 0 ||
+                          strcmp(argv[i], "--side") == 0;
+            const char *why = !valued ? (argv[i][0] == '-' ? "unknown option" : "unknown variant")
+                              : i + 1 < argc ? "bad value (the ranges are below)"
+                                             : "takes a value";
+            return usage_error("play", valued && i + 1 < argc ? argv[i + 1] : argv[i], why) == 0;
         }
     }
     bool all = strcmp(side, "both") == 0, none = strcmp(side, "none") == 0;
     int seat = side[0] == 'p' && side[1] >= '1' && side[1] <= '4' && !side[2] ? side[1] - '1' : -1;
     if (!all && !none && (seat < 0 || seat >= s->game->players))
-        return false;
+        return usage_error("play", side, "not a seat of this game (p1 to the number of players, both, none)") == 0;
     for (int p = 0; p < s->game->players; p++)
         s->human[p] = all || p == seat;
     return true;
@@ -206,7 +203,9 @@ static bool human_turn(session_t *s, int player)
     } else {
         move_t m = s->game->parse_move(&s->rec.pos, word);
         if (m == MOVE_NONE) {
-            fprintf(s->out, "error: illegal move '%s' (type 'moves' for the list, 'help' for commands)\n", word);
+            char why[GAME_ILLEGAL_MAX + 80];
+            game_illegal_message(s->game, &s->rec.pos, word, why, sizeof why);
+            fprintf(s->out, "error: %s (type 'moves' for the list, 'help' for commands)\n", why);
             return true;
         }
         record_play(&s->rec, m);
@@ -258,7 +257,7 @@ int play_main(int argc, char **argv, FILE *in, FILE *out)
     static session_t s;
     memset(&s, 0, sizeof s);
     if (!read_args(argc, argv, &s))
-        return usage("bad arguments");
+        return 2;
     s.in = in;
     s.out = out;
     s.ansi = isatty(fileno(out)) != 0;

@@ -16,6 +16,7 @@
 #include "../../engine/core/number.h"
 #include "../../engine/games/variants.h"
 #include "../../engine/learn/texel.h"
+#include "usage.h"
 
 #define TUNE_LINE_MAX (GAME_FEN_MAX + 256)
 /* With an anchor: rounds of fitting K, then the weights. */
@@ -34,9 +35,15 @@ typedef struct tune_cfg {
 static int usage(FILE *err, const char *why)
 {
     fprintf(err, "denham tune: %s\n", why);
-    fprintf(err, "usage: denham tune --variant V [--threads T] [--iterations N] [--rate R] [--freeze NAME,...]...\n"
-                 "                   FILE...\n");
-    return 2;
+    return usage_print(err, "tune", 2);
+}
+
+/* A refused option and its value, named. */
+static int refuse(FILE *err, const char *option, const char *value, const char *why)
+{
+    char what[300];
+    snprintf(what, sizeof what, "'%.60s %.60s': %s", option, value, why);
+    return usage(err, what);
 }
 
 /* The weight called name[0..len) in c's game, or -1. */
@@ -78,11 +85,14 @@ static int parse_args(int argc, char **argv, tune_cfg_t *c, FILE *err)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long long x;
         char *end;
-        if (!v)
-            return usage(err, "every option takes a value");
+        if (!v) {
+            char what[120];
+            snprintf(what, sizeof what, "'%.60s': takes a value", a);
+            return usage(err, what);
+        }
         if (strcmp(a, "--variant") == 0) {
             if (!(c->game = variants_find(v)))
-                return usage(err, "unknown variant");
+                return refuse(err, a, v, "unknown variant");
         } else if (strcmp(a, "--threads") == 0 && number_parse(v, 1, 64, &x)) {
             c->threads = x;
         } else if (strcmp(a, "--iterations") == 0 && number_parse(v, 0, 1000000, &x)) {
@@ -92,7 +102,7 @@ static int parse_args(int argc, char **argv, tune_cfg_t *c, FILE *err)
         } else if (strcmp(a, "--rate") == 0 && (c->rate = strtod(v, &end), *end == 0) && c->rate > 0 &&
                    c->rate <= 1000) {
         } else {
-            return usage(err, "bad option or value");
+            return refuse(err, a, v, "unknown option, or a value out of its range (below)");
         }
     }
     if (!c->game)

@@ -35,7 +35,9 @@
 #include "../../engine/core/number.h"
 #include "http.h"
 #include "sessions.h"
+#include "watch.h"
 #include "web_assets.h"
+#include "../cli/usage.h"
 
 #define CONNECTIONS_MAX 64       /* requests served at once; more get 503 at once */
 #define IO_TIMEOUT_S 10          /* a client that sends or reads nothing for this long is dropped */
@@ -220,6 +222,8 @@ static void serve_request(int fd, const http_request_t *req, const char *body, s
         return respond_error(fd, 403, "this server answers only to its own address (Host)");
     if (req->has_origin && !http_origin_allowed(req->origin, req->host))
         return respond_error(fd, 403, "requests from other sites are refused (Origin)");
+    if (watch_route(fd, req->method, req->path))
+        return;
     if (strncmp(req->path, "/api/", 5) == 0)
         return serve_api(fd, req, body, body_len);
     if (strcmp(req->method, "GET") != 0 && strcmp(req->method, "HEAD") != 0)
@@ -365,7 +369,7 @@ int serve_run(const serve_config_t *cfg)
                  cfg->host);
 
     sessions_config_t sc = {cfg->engine, S.engine_path, cfg->max_sessions, cfg->idle_ms, &S.stopping};
-    if (!sessions_start(&sc)) {
+    if (!sessions_start(&sc) || !watch_start(&S.stopping)) {
         log_line("denham serve: out of memory");
         close(S.listen_fd);
         return 1;
@@ -414,17 +418,17 @@ int serve_run(const serve_config_t *cfg)
         struct timespec nap = {0, 100 * 1000 * 1000};
         nanosleep(&nap, NULL);
     }
+    watch_stop();
     log_line("denham serve: stopped");
     return 0;
 }
 
-static int usage(const char *why)
+/* A refused option (and its value), named; the usage is usage.c's. */
+static int refuse(const char *option, const char *value, const char *why)
 {
-    fprintf(stderr,
-            "denham serve: %s\nusage: denham serve [--port N] [--host ADDR] [--engine CMD] [--max-sessions N] "
-            "[--idle-seconds N]\n",
-            why);
-    return 2;
+    char what[300];
+    snprintf(what, sizeof what, "%.60s%s%.60s", option, value ? " " : "", value ? value : "");
+    return usage_error("serve", what, why);
 }
 
 int serve_main(int argc, char **argv)
@@ -434,7 +438,7 @@ int serve_main(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long long x;
         if (!v)
-            return usage("every option takes a value");
+            return refuse(a, NULL, strncmp(a, "--", 2) == 0 ? "takes a value" : "unknown argument");
         if (strcmp(a, "--port") == 0 && number_parse(v, 0, 65535, &x))
             cfg.port = (int)x;
         else if (strcmp(a, "--host") == 0 && strlen(v) < 64)
@@ -445,8 +449,10 @@ int serve_main(int argc, char **argv)
             cfg.max_sessions = (int)x;
         else if (strcmp(a, "--idle-seconds") == 0 && number_parse(v, 1, 86400, &x))
             cfg.idle_ms = x * 1000;
+        else if (strcmp(a, "--watch") == 0 && watch_add(v))
+            ; /* watch.c keeps the path */
         else
-            return usage("unknown option or bad value (--port 0-65535, --max-sessions 1-64, --idle-seconds 1-86400)");
+            return refuse(a, v, "unknown option, or a value out of its range (below)");
         i++;
     }
     return serve_run(&cfg);

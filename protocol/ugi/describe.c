@@ -79,6 +79,14 @@ bool describe_state(const record_t *r, json_t *j)
         json_key(j, "players");
         players_list(j, o.players, g->players);
         json_kstring(j, "reason", o.reason ? o.reason : "");
+        game_why_t why;
+        record_explain(r, &why);
+        json_kstring(j, "text", why.text);
+        json_key(j, "decisive");
+        json_array(j);
+        for (int i = 0; i < why.cells; i++)
+            json_string(j, why.cell[i]);
+        json_end(j);
         json_end(j);
     }
     g->view_position(g, &r->pos, j);

@@ -290,7 +290,9 @@ static bool parse_searchmoves(engine_t *e, const tokens_t *tk, int *i)
             break;
         move_t m = e->game->parse_move(&e->rec->pos, w);
         if (m == MOVE_NONE) {
-            ERROR(e, "go searchmoves: illegal move '%s'", w);
+            char why[GAME_ILLEGAL_MAX + 80];
+            game_illegal_message(e->game, &e->rec->pos, w, why, sizeof why);
+            ERROR(e, "go searchmoves: %s", why);
             return false;
         }
         if (e->n_searchmoves < MAX_MOVES)

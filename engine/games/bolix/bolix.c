@@ -1,7 +1,7 @@
 /*
  * bolix.c: Bolix as a game_t table, with its bench positions. Holds no
- * rule: the entries point at bolix_rules.c, bolix_eval.c, bolix_text.c
- * and bolix_view.c.
+ * rule: the entries point at bolix_rules.c, bolix_eval.c, bolix_text.c,
+ * bolix_view.c and bolix_why.c.
  * May not hold a rule: the game's files do.
  */
 #include "bolix.h"
@@ -10,6 +10,7 @@
 #include "bolix_rules.h"
 #include "bolix_text.h"
 #include "bolix_view.h"
+#include "bolix_why.h"
 
 static const char *const bench_fens[] = {
     "6/7/8/9/10/10/9/8/7/6 b 36 36 - 0",
@@ -57,6 +58,8 @@ const game_t bolix = {
     .pass_turn = bolix_pass_turn,
     .move_text = bolix_move_text,
     .parse_move = bolix_parse_move,
+    .explain_illegal = bolix_explain_illegal,
+    .explain_result = bolix_explain_result,
     .move_key = bolix_move_key,
     .chance_outcomes = NULL,
     .view_board = bolix_view_board,

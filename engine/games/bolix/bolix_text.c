@@ -36,9 +36,14 @@ void bolix_move_text(const position_t *pos, move_t m, char *buf, size_t len)
     snprintf(buf, len, "%sx%s", a, r);
 }
 
+/* Cell names, `x` and `pass` have no capitals: `E5XF6` reads as `e5xf6`. */
 move_t bolix_parse_move(const position_t *pos, const char *text)
 {
-    return game_find_move(&bolix, pos, text);
+    char lower[GAME_MOVE_TEXT_MAX];
+    if (strlen(text) >= sizeof lower)
+        return MOVE_NONE;
+    game_lower(text, lower, sizeof lower);
+    return game_find_move(&bolix, pos, lower);
 }
 
 int bolix_move_key(move_t m) { return m == PASS ? N_CELLS : move_place(m); }

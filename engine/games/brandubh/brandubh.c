@@ -1,7 +1,7 @@
 /*
  * brandubh.c: the two Brandubh versions as game_t tables, with their bench
  * positions. Holds no rule: the entries point at brandubh_rules.c,
- * brandubh_eval.c, brandubh_text.c and brandubh_view.c.
+ * brandubh_eval.c, brandubh_text.c, brandubh_view.c and brandubh_why.c.
  * May not hold a rule: the game's files do.
  */
 #include "brandubh.h"
@@ -10,6 +10,7 @@
 #include "brandubh_rules.h"
 #include "brandubh_text.h"
 #include "brandubh_view.h"
+#include "brandubh_why.h"
 
 static const char *const bench_fens[] = {
     "3a3/3a3/3d3/aadkdaa/3d3/3a3/3a3 a",
@@ -61,6 +62,8 @@ static const char *const bench_fens[] = {
         .weights = &brandubh_weights,                                                                            \
         .move_text = bdb_move_text,                                                                              \
         .parse_move = bdb_parse_move,                                                                            \
+        .explain_illegal = bdb_explain_illegal,                                                                  \
+        .explain_result = bdb_explain_result,                                                                    \
         .move_key = bdb_move_key,                                                                                \
         .chance_outcomes = NULL,                                                                                 \
         .view_board = bdb_view_board,                                                                            \

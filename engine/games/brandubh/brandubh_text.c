@@ -26,9 +26,14 @@ void bdb_move_text(const position_t *pos, move_t m, char *buf, size_t len)
     snprintf(buf, len, "%s%s", a, b);
 }
 
+/* Square names have no capitals: `D2C2` reads as `d2c2`. */
 move_t bdb_parse_move(const position_t *pos, const char *text)
 {
-    return game_find_move(&brandubh_v1, pos, text);
+    char lower[GAME_MOVE_TEXT_MAX];
+    if (strlen(text) >= sizeof lower)
+        return MOVE_NONE;
+    game_lower(text, lower, sizeof lower);
+    return game_find_move(&brandubh_v1, pos, lower);
 }
 
 int bdb_move_key(move_t m) { return move_from(m) * N_SQ + move_to(m); }

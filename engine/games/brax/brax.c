@@ -2,7 +2,8 @@
  * brax.c: the six Brax variants as game_t tables, with their bench
  * positions: two-player (brax, brax-zillions, brax-easy, brax-hunt) and
  * the team games (brax-3p, brax-4p). Holds no rule: each entry points at
- * the functions of brax_rules.c, brax_eval.c, brax_text.c and brax_view.c.
+ * the functions of brax_rules.c, brax_eval.c, brax_text.c, brax_view.c and
+ * brax_why.c.
  * May not hold a rule: the game's files do.
  */
 #include "brax.h"
@@ -12,6 +13,7 @@
 #include "brax_rules.h"
 #include "brax_text.h"
 #include "brax_view.h"
+#include "brax_why.h"
 
 /* ---- the variants ---- */
 
@@ -101,6 +103,8 @@ static const char *const bench_fens_hunt[] = {
         .evaluate = brax_evaluate,                                                                               \
         .move_text = brax_move_text,                                                                             \
         .parse_move = brax_parse_move,                                                                           \
+        .explain_illegal = brax_explain_illegal,                                                                 \
+        .explain_result = brax_explain_result,                                                                   \
         .move_key = brax_move_key,                                                                               \
         .probe_ending = probe,                                                                                   \
         .prepare = prep,                                                                                         \

@@ -435,6 +435,36 @@ bool brax_move_legal(const position_t *pos, move_t m)
            call_allowed(b, plain, NULL, near_men(b->team[team_of(b->stm) ^ 1]));
 }
 
+int brax_plain_moves(const brax_t *b, int pl, bb128_t from_set, move_t *moves)
+{
+    return gen_plain(b, pl, from_set, moves);
+}
+
+/* Asked only for a person's refused move, so it may take its time:
+ * call_allowed's questions again, one by one, to name the one that fails. */
+brax_call_t brax_call_check(const brax_t *b, move_t m)
+{
+    if (b->variant == V_EASY)
+        return CALL_NONE_IN_VARIANT;
+    if (blue_first_of_two(b))
+        return CALL_NOT_FIRST_OF_TWO;
+    if (!calls_possible(b))
+        return CALL_TWICE;
+    int t = team_of(b->stm);
+    bb128_t taken = bb128_zero();
+    if (!(m & MOVE_PASS)) {
+        taken = bb128_and(b->team[t ^ 1], bb128_bit(move_to(m)));
+        if (move_mid(m) >= 0)
+            taken = bb128_or(taken, bb128_bit(move_mid(m)));
+    }
+    int own = bb128_popcount(b->team[t]), other = bb128_popcount(bb128_andnot(b->team[t ^ 1], taken));
+    if (!counts_allow_call(b, own, other))
+        return CALL_COUNTS;
+    if (team_game(b) && team_of((b->variant == V_3P ? cycle_3p : cycle_4p)[brax_next_slot(b, taken)]) == t)
+        return CALL_PARTNER_NEXT;
+    return call_allowed(b, m, NULL, near_men(b->team[t ^ 1])) ? CALL_OK : CALL_NO_THREAT;
+}
+
 /* ---- counting moves (perft's last ply) ---- */
 
 /* The points a man of team t on p moves to, captures included, by masks:

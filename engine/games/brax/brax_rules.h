@@ -95,6 +95,24 @@ bb128_t brax_forced_men(const brax_t *b);
  * in `taken` are gone (settled 5). */
 int brax_next_slot(const brax_t *b, bb128_t taken);
 
+/* For the explanations (brax_why.c): the moves of player pl's men in
+ * from_set, as the rules of moving allow them (no calls, and neither a call
+ * to answer nor Blue's second-move rule applied). */
+int brax_plain_moves(const brax_t *b, int pl, bb128_t from_set, move_t *moves);
+
+/* Whether the player to move may add a call to the plain move m (a legal
+ * move without its call, or a pass), and if not, which rule refuses it. */
+typedef enum brax_call {
+    CALL_OK,
+    CALL_NONE_IN_VARIANT, /* brax-easy */
+    CALL_NOT_FIRST_OF_TWO, /* brax-3p: Blue calls on its second move */
+    CALL_TWICE,           /* the team's last turn called (not Zillions) */
+    CALL_COUNTS,          /* the men left on each side after m */
+    CALL_PARTNER_NEXT,    /* the next player is on the mover's team */
+    CALL_NO_THREAT,       /* no man of the next player threatened after m */
+} brax_call_t;
+brax_call_t brax_call_check(const brax_t *b, move_t m);
+
 /* game_t's rules (see game.h for each one's contract). */
 int brax_gen_moves(const position_t *pos, move_t *moves);
 int brax_gen_noisy(const position_t *pos, move_t *moves);

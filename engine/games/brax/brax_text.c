@@ -44,9 +44,14 @@ static int read_point(const char *s)
     return (s[1] - '1') * 9 + (s[0] - 'a');
 }
 
-move_t brax_parse_move(const position_t *pos, const char *text)
+/* Point names and `pass` have no capitals: `E3E5` reads as `e3e5`. */
+move_t brax_parse_move(const position_t *pos, const char *typed)
 {
     const brax_t *b = CP(pos);
+    char text[GAME_MOVE_TEXT_MAX];
+    if (strlen(typed) >= sizeof text)
+        return MOVE_NONE;
+    game_lower(typed, text, sizeof text);
     size_t len = strlen(text);
     bool call = len > 0 && text[len - 1] == '+';
     if (call)

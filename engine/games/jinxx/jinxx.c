@@ -1,7 +1,7 @@
 /*
  * jinxx.c: Jinxx for two, three and four as game_t tables, with their
  * bench positions. Holds no rule: the entries point at jinxx_rules.c,
- * jinxx_eval.c, jinxx_text.c and jinxx_view.c.
+ * jinxx_eval.c, jinxx_text.c, jinxx_view.c and jinxx_why.c.
  * May not hold a rule: the game's files do.
  */
 #include "jinxx.h"
@@ -10,6 +10,7 @@
 #include "jinxx_rules.h"
 #include "jinxx_text.h"
 #include "jinxx_view.h"
+#include "jinxx_why.h"
 
 /* ---- the variants ---- */
 
@@ -67,6 +68,8 @@ static const char *const bench_4p[] = {
         .weights = &jinxx_weights,                                                                               \
         .move_text = jinxx_move_text,                                                                            \
         .parse_move = jinxx_parse_move,                                                                          \
+        .explain_illegal = jinxx_explain_illegal,                                                                \
+        .explain_result = jinxx_explain_result,                                                                  \
         .move_key = jinxx_move_key,                                                                              \
         .chance_outcomes = jinxx_chance_outcomes,                                                                \
         .hand_turn = jinxx_hand_turn,                                                                            \

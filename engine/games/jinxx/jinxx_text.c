@@ -5,6 +5,7 @@
  */
 #include "jinxx_text.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,8 +259,23 @@ void jinxx_print_board(const position_t *pos, char *buf, size_t len, bool ansi)
 #undef OUT
 }
 
+void jinxx_normalize(const char *text, char *out, size_t len)
+{
+    game_lower(text, out, len);
+    if (strcmp(out, "reroll") == 0 || strcmp(out, "pass") == 0)
+        return;
+    bool face = out[0] && strspn(out, "sml") == strlen(out);
+    for (size_t i = 0; out[i]; i++)
+        if (i == 0 || face)
+            out[i] = (char)toupper((unsigned char)out[i]);
+}
+
 move_t jinxx_parse_move(const position_t *pos, const char *text)
 {
-    return game_find_move(&jinxx_2p, pos, text); /* the text does not depend on the variant */
+    char norm[GAME_MOVE_TEXT_MAX];
+    if (strlen(text) >= sizeof norm)
+        return MOVE_NONE;
+    jinxx_normalize(text, norm, sizeof norm);
+    return game_find_move(&jinxx_2p, pos, norm); /* the text does not depend on the variant */
 }
 

@@ -14,6 +14,10 @@ bool jinxx_parse_fen(position_t *pos, const char *fen, char *err, size_t errlen,
 void jinxx_write_fen(const position_t *pos, char *buf, size_t len);
 void jinxx_print_board(const position_t *pos, char *buf, size_t len, bool ansi);
 void jinxx_move_text(const position_t *pos, move_t m, char *buf, size_t len);
+/* A typed move in the notation's own case: sizes and faces in capitals,
+ * cells and words in small letters (`mB1B2` -> `Mb1b2`, `sm` -> `SM`). Moves
+ * are read through it, so either case is accepted. */
+void jinxx_normalize(const char *text, char *out, size_t len);
 move_t jinxx_parse_move(const position_t *pos, const char *text);
 int jinxx_move_key(move_t m);
 
