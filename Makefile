@@ -30,8 +30,10 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 MATCH_SRC := $(filter-out bench/runner/match_main.c $(RUNNER_SHARED),$(wildcard bench/runner/*.c))
-# The web app (web/), built into the binary as a generated table.
+# The web app (web/), built into the binary as a generated table, with the
+# rules pages (docs/rules/, served as /rules/<page>.md for its "How to play").
 WEB_FILES := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
+RULES_FILES := $(sort $(wildcard docs/rules/*.md))
 
 .PHONY: all portable pgo deps test test-cluster sanitize tsan bench fuzz soak soak-tsan clean install uninstall
 # The default goal, so that a plain `make` builds what README.md runs.
@@ -51,9 +53,9 @@ build/embed_web: protocol/serve/embed_web.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) -O1 -o $@ $<
 
-build/gen/web_assets.c: build/embed_web $(WEB_FILES)
+build/gen/web_assets.c: build/embed_web $(WEB_FILES) $(RULES_FILES)
 	@mkdir -p $(dir $@)
-	build/embed_web $(WEB_FILES) > $@.tmp && mv $@.tmp $@
+	build/embed_web $(WEB_FILES) --under /rules $(RULES_FILES) > $@.tmp && mv $@.tmp $@
 
 # Release objects drop assertions; test objects keep them, so the suite
 # checks the invariants as it runs.

@@ -54,6 +54,7 @@ Suite *suite_cli(void);
 Suite *suite_describe(void);
 Suite *suite_serve(void);
 Suite *suite_web(void);
+Suite *suite_web_learn(void);
 Suite *suite_watch(void);
 Suite *suite_eval(void);
 Suite *suite_learn(void);

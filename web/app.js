@@ -5,6 +5,7 @@
 
 import { Board } from './board.js';
 import { EngineSession } from './session.js';
+import { GameClock } from './clock.js'; // issue 54: clocks
 
 const $ = (id) => document.getElementById(id);
 
@@ -28,6 +29,7 @@ const app = {
   settings: { movetime: 1000, skill: 20, threads: 1, multipv: 1 },
 };
 window.denham = app; // for tests and the curious
+app.clock = new GameClock(app, () => { interrupt(); render(); }); // issue 54: clocks (a flag fall ends the game)
 
 // ---- helpers ----
 
@@ -198,11 +200,12 @@ async function applySettings() {
 
 async function engineMove() {
   const token = ++app.token;
-  const answer = app.session.expect('bestmove', app.settings.movetime + 30000);
+  const clocked = app.clock.goLimits(); // issue 54: every player's time, or null
+  const answer = app.session.expect('bestmove', (clocked ? clocked.waitMs : app.settings.movetime) + 30000);
   app.searching = { kind: 'move', token, answer };
   app.lines = [];
   status(`${seatName(app.state.turn)} (Denham) is thinking…`);
-  await app.session.send(`go movetime ${app.settings.movetime}`);
+  await app.session.send(`go ${clocked ? clocked.words : `movetime ${app.settings.movetime}`}`); // issue 54
   let line;
   try {
     line = await answer;
@@ -243,6 +246,7 @@ async function sync() {
   }
   app.state = state;
   app.legal = legal.moves;
+  app.clock.onState(state); // issue 54: clocks
   render();
 }
 

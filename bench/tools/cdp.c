@@ -82,6 +82,51 @@ static char *read_message(cdp_t *c, int64_t deadline)
     }
 }
 
+/* Keeps the text of an event that reports an error in the page. */
+static void note_event(cdp_t *c, const char *msg)
+{
+    char method[64], kind[32] = "", text[512] = "";
+    if (!json_string_at(json_member(msg, "method"), method, sizeof method))
+        return;
+    const char *params = json_member(msg, "params");
+    if (strcmp(method, "Runtime.exceptionThrown") == 0) {
+        const char *d = json_member(params, "exceptionDetails");
+        if (!json_string_at(json_member(json_member(d, "exception"), "description"), text, sizeof text))
+            json_string_at(json_member(d, "text"), text, sizeof text);
+    } else if (strcmp(method, "Runtime.consoleAPICalled") == 0) {
+        json_string_at(json_member(params, "type"), kind, sizeof kind);
+        if (strcmp(kind, "error") != 0 && strcmp(kind, "assert") != 0)
+            return;
+        const char *arg = json_element(json_member(params, "args"), 0);
+        if (!json_string_at(json_member(arg, "value"), text, sizeof text))
+            json_string_at(json_member(arg, "description"), text, sizeof text);
+    } else if (strcmp(method, "Log.entryAdded") == 0) {
+        const char *entry = json_member(params, "entry");
+        json_string_at(json_member(entry, "level"), kind, sizeof kind);
+        if (strcmp(kind, "error") != 0)
+            return;
+        char url[200] = "";
+        json_string_at(json_member(entry, "text"), text, sizeof text - sizeof url);
+        if (json_string_at(json_member(entry, "url"), url, sizeof url)) {
+            size_t len = strlen(text);
+            snprintf(text + len, sizeof text - len, " (%s)", url);
+        }
+    } else {
+        return;
+    }
+    c->n_errors++;
+    size_t len = strlen(c->errors);
+    snprintf(c->errors + len, sizeof c->errors - len, "%s: %s\n", method, text[0] ? text : "(no text)");
+}
+
+const char *cdp_errors(cdp_t *c) { return c->n_errors ? c->errors : NULL; }
+
+void cdp_clear_errors(cdp_t *c)
+{
+    c->n_errors = 0;
+    c->errors[0] = 0;
+}
+
 char *cdp_call(cdp_t *c, bool to_page, const char *method, const char *params, int timeout_ms)
 {
     int id = ++c->next_id;
@@ -101,6 +146,8 @@ char *cdp_call(cdp_t *c, bool to_page, const char *method, const char *params, i
         const char *rid = json_member(reply, "id");
         if (rid && atoi(rid) == id)
             return reply;
+        if (!rid)
+            note_event(c, reply);
         free(reply); /* an event, or another answer */
     }
 }

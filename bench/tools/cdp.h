@@ -20,6 +20,8 @@ typedef struct cdp {
     char *buf;         /* what has been read and not yet used */
     size_t len, cap;
     char profile[256];
+    char errors[4096]; /* the page's errors seen so far (see cdp_errors) */
+    int n_errors;
 } cdp_t;
 
 /* The Chromium binary (CHROMIUM in the environment, else the Debian
@@ -48,6 +50,14 @@ bool cdp_mouse(cdp_t *c, const char *type, double x, double y);
 bool cdp_centre(cdp_t *c, const char *selector, double *x, double *y);
 /* Writes a PNG of the page to path. */
 bool cdp_screenshot(cdp_t *c, const char *path);
+/* The page's errors seen so far, one a line: uncaught exceptions and
+ * unhandled rejections (Runtime.exceptionThrown), console.error and
+ * console.assert calls, and with Log.enable the browser's error entries
+ * (a failed load). Events are read while a call waits for its answer, so
+ * one more call first brings them up to date. NULL when there are none;
+ * cdp_clear_errors forgets them. */
+const char *cdp_errors(cdp_t *c);
+void cdp_clear_errors(cdp_t *c);
 /* Sets the file of an <input type=file> matched by selector. */
 bool cdp_set_file(cdp_t *c, const char *selector, const char *path);
 
