@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../bench/runner/games_tally.h"
 #include "../bench/tools/cdp.h"
 #include "../bench/tools/http_client.h"
 #include "../bench/tools/json_check.h"
@@ -54,19 +55,6 @@ static void write_text(const char *path, const char *text, const char *mode)
     ck_assert_ptr_nonnull(f);
     fputs(text, f);
     fclose(f);
-}
-
-static int split(char *line, char **field, int max)
-{
-    int n = 0;
-    for (char *c = line; n < max;) {
-        field[n++] = c;
-        c = strchr(c, '\t');
-        if (!c)
-            break;
-        *c++ = 0;
-    }
-    return n;
 }
 
 /* Runs a command in the background (its output discarded); its pid. */
@@ -165,7 +153,7 @@ static void live_game(const char *text, int index, int ply, record_t *rec, const
     bool started = false;
     for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char *f[16];
-        int n = split(line, f, 16);
+        int n = games_tally_split(line, f, 16);
         if (strcmp(f[0], "match") == 0) {
             ck_assert_int_ge(n, 9);
             *game = variants_find(f[2]);
@@ -217,7 +205,7 @@ static int check_live_file(const char *variant, const char *engines, int games)
     char first[512];
     snprintf(first, sizeof first, "%.*s", (int)strcspn(live, "\n"), live);
     char *f[16];
-    int n = split(first, f, 16);
+    int n = games_tally_split(first, f, 16);
     ck_assert_int_ge(n, 9);
     ck_assert_str_eq(f[0], "match");
     ck_assert_str_eq(f[1], "denham-live 1");
@@ -240,7 +228,7 @@ static int check_live_file(const char *variant, const char *engines, int games)
     int seen = 0;
     for (char *line = strtok_r(games_file, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char *gf[8];
-        ck_assert_int_eq(split(line, gf, 8), 8);
+        ck_assert_int_eq(games_tally_split(line, gf, 8), 8);
         static record_t want, got;
         char err[512];
         ck_assert(record_setup(&want, g, gf[7], err, sizeof err) || want.forfeit_by >= 0);
@@ -256,7 +244,7 @@ static int check_live_file(const char *variant, const char *engines, int games)
     for (const char *c = strstr(live, "\nmove\t"); c; c = strstr(c + 1, "\nmove\t")) {
         char line[256], *mf[8];
         snprintf(line, sizeof line, "%.*s", (int)strcspn(c + 1, "\n"), c + 1);
-        rolls += split(line, mf, 8) == 7 && strcmp(mf[3], "-") == 0;
+        rolls += games_tally_split(line, mf, 8) == 7 && strcmp(mf[3], "-") == 0;
     }
     free(ends);
     free(live);

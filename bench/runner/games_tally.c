@@ -29,8 +29,7 @@ void games_tally_free(games_tally_t *t)
     t->score = NULL;
 }
 
-/* Splits a games-file line at its tabs; the number of fields. */
-static int split_tabs(char *line, char **field, int max)
+int games_tally_split(char *line, char **field, int max)
 {
     int n = 0;
     for (char *c = line; n < max;) {
@@ -69,7 +68,7 @@ const char *games_tally_add(games_tally_t *t, char *line)
 {
     char *f[8];
     long long index;
-    if (split_tabs(line, f, 8) != 8 || !number_parse(f[0], 1, GAMES_TALLY_MAX, &index))
+    if (games_tally_split(line, f, 8) != 8 || !number_parse(f[0], 1, GAMES_TALLY_MAX, &index))
         return "not a games-file line (index, variant, p1, p2, result, reason, opening, game)";
     const game_t *g = variants_find(f[1]);
     if (!g)

@@ -22,6 +22,10 @@ typedef struct games_tally {
 } games_tally_t;
 
 /* An empty tally; false when out of memory. */
+/* Splits a games-file (or live-file) line at its tabs, in place: at most
+ * max fields; their number. */
+int games_tally_split(char *line, char **field, int max);
+
 bool games_tally_init(games_tally_t *t);
 void games_tally_free(games_tally_t *t);
 /* Adds one games-file line (without its line break; split in place at its

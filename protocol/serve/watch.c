@@ -140,19 +140,6 @@ bool watch_add(const char *path)
 
 /* ---- reading the live files (the poller; state changes under the lock) ---- */
 
-static int split_tabs(char *line, char **field, int max)
-{
-    int n = 0;
-    for (char *c = line; n < max;) {
-        field[n++] = c;
-        c = strchr(c, '\t');
-        if (!c)
-            break;
-        *c++ = 0;
-    }
-    return n;
-}
-
 static void bad_line(watch_file_t *f, const char *why)
 {
     f->bad_lines++;
@@ -367,7 +354,7 @@ static void end_line(watch_file_t *f, int fi, const char *games_line)
     memcpy(fields, games_line, len + 1);
     char *fld[8];
     long long index;
-    const game_t *g = split_tabs(fields, fld, 8) == 8 ? variants_find(fld[1]) : NULL;
+    const game_t *g = games_tally_split(fields, fld, 8) == 8 ? variants_find(fld[1]) : NULL;
     if (!g || !number_parse(fld[0], 1, GAMES_TALLY_MAX, &index)) {
         free(copy);
         free(fields);
@@ -413,7 +400,7 @@ static void handle_line(watch_file_t *f, int fi, char *line)
     if (strncmp(line, "end\t", 4) == 0 && f->header)
         return end_line(f, fi, line + 4);
     char *fld[WATCH_FIELDS];
-    int n = split_tabs(line, fld, WATCH_FIELDS);
+    int n = games_tally_split(line, fld, WATCH_FIELDS);
     if (strcmp(fld[0], "match") == 0)
         return header_line(f, fld, n);
     if (!f->header)
@@ -819,7 +806,7 @@ static void snapshot_json(json_t *j)
 static bool replay_json(json_t *j, int fi, char *line)
 {
     char *fld[8];
-    const game_t *g = split_tabs(line, fld, 8) == 8 ? variants_find(fld[1]) : NULL;
+    const game_t *g = games_tally_split(line, fld, 8) == 8 ? variants_find(fld[1]) : NULL;
     if (!g)
         return false;
     record_t rec = {0}, step = {0};
