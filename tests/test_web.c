@@ -48,7 +48,13 @@ static void web_teardown(void)
 {
     if (!have_browser)
         return;
+    /* No test may leave an error in the page's console: an uncaught
+     * exception, an unhandled rejection, console.error, a failed request. */
+    free(cdp_eval(&browser, "true", 10000)); /* the events still in the pipe */
+    char errors[sizeof browser.errors];
+    snprintf(errors, sizeof errors, "%s", cdp_errors(&browser));
     cdp_stop(&browser);
+    ck_assert_msg(!errors[0], "the page reported errors:\n%s", errors);
     pid_t pid = server.pid;
     ck_assert_int_eq(served_stop(&server), 0);
     ck_assert_int_eq(children_of(pid), 0); /* every engine went with the server */
@@ -75,6 +81,42 @@ static void open_variant(const char *variant)
     ck_assert_msg(cdp_wait(&browser, "document.body.dataset.ready === 'true'", WAIT_MS), "%s: the app did not start: %s",
                   variant, page_string("document.getElementById('error').textContent"));
     ck_assert_str_eq(page_string("denham.layout.variant"), variant);
+}
+
+/* The element matching selector is drawn and wholly inside the visible
+ * window (not scrolled out of it, not hidden): what a person sees without
+ * scrolling. */
+static bool in_view(const char *selector)
+{
+    char expr[1024];
+    snprintf(expr, sizeof expr,
+             "(() => { const e = document.querySelector(`%s`); if (!e || !e.checkVisibility()) return false; "
+             "const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0 "
+             "&& r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5; })()",
+             selector);
+    char *v = cdp_eval(&browser, expr, 10000);
+    bool yes = v && strcmp(v, "true") == 0;
+    free(v);
+    return yes;
+}
+
+static void assert_in_view(const char *selector)
+{
+    ck_assert_msg(in_view(selector), "%s is not inside the visible window: %s", selector,
+                  page_string("(() => { const e = document.querySelector(`" /* for the message */
+                              "#message`); return e ? JSON.stringify(e.getBoundingClientRect()) + ' ' + "
+                              "innerWidth + 'x' + innerHeight : 'none'; })()"));
+}
+
+/* Waits until selector is in view and its text holds `text`. */
+static void assert_message(const char *selector, const char *text)
+{
+    char expr[512];
+    snprintf(expr, sizeof expr, "(() => { const e = document.querySelector(`%s`); return !!e && e.checkVisibility() && "
+             "e.textContent.includes(`%s`); })()", selector, text);
+    ck_assert_msg(cdp_wait(&browser, expr, WAIT_MS), "%s never said '%s' (it says '%s')", selector, text,
+                  page_string("document.getElementById('message') ? document.getElementById('message').textContent : ''"));
+    assert_in_view(selector);
 }
 
 /* Sets a form control's value as a person would, firing its change. */

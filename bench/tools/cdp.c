@@ -82,6 +82,32 @@ static char *read_message(cdp_t *c, int64_t deadline)
     }
 }
 
+/* Keeps an event that reports an error of the page (see cdp_errors). */
+static void note_error(cdp_t *c, const char *msg)
+{
+    char method[64] = "", level[32] = "";
+    if (!json_string_at(json_member(msg, "method"), method, sizeof method))
+        return;
+    const char *params = json_member(msg, "params");
+    bool error = false;
+    if (strcmp(method, "Runtime.exceptionThrown") == 0)
+        error = true;
+    else if (strcmp(method, "Runtime.consoleAPICalled") == 0)
+        error = json_string_at(json_member(params, "type"), level, sizeof level) &&
+                (strcmp(level, "error") == 0 || strcmp(level, "assert") == 0);
+    else if (strcmp(method, "Log.entryAdded") == 0)
+        error = json_string_at(json_member(json_member(params, "entry"), "level"), level, sizeof level) &&
+                strcmp(level, "error") == 0;
+    if (!error)
+        return;
+    size_t len = strlen(c->errors), room = sizeof c->errors - len;
+    if (room > 1)
+        snprintf(c->errors + len, room, "%s: %.600s\n", method, params ? params : "");
+}
+
+const char *cdp_errors(cdp_t *c) { return c->errors; }
+void cdp_clear_errors(cdp_t *c) { c->errors[0] = 0; }
+
 char *cdp_call(cdp_t *c, bool to_page, const char *method, const char *params, int timeout_ms)
 {
     int id = ++c->next_id;
@@ -101,6 +127,7 @@ char *cdp_call(cdp_t *c, bool to_page, const char *method, const char *params, i
         const char *rid = json_member(reply, "id");
         if (rid && atoi(rid) == id)
             return reply;
+        note_error(c, reply);
         free(reply); /* an event, or another answer */
     }
 }
@@ -173,6 +200,7 @@ bool cdp_start(cdp_t *c, int width, int height)
     snprintf(params, sizeof params, "{\"width\":%d,\"height\":%d,\"deviceScaleFactor\":1,\"mobile\":false}", width,
              height);
     return ok && call_ok(c, true, "Page.enable", NULL) && call_ok(c, true, "Runtime.enable", NULL) &&
+           call_ok(c, true, "Log.enable", NULL) &&
            call_ok(c, true, "Emulation.setDeviceMetricsOverride", params);
 }
 

@@ -20,6 +20,9 @@ typedef struct cdp {
     char *buf;         /* what has been read and not yet used */
     size_t len, cap;
     char profile[256];
+    char errors[8192]; /* the page's errors seen so far (console errors,
+                          uncaught exceptions and rejections, error log
+                          entries), one a line; cdp_errors and cdp_clear_errors */
 } cdp_t;
 
 /* The Chromium binary (CHROMIUM in the environment, else the Debian
@@ -48,6 +51,13 @@ bool cdp_mouse(cdp_t *c, const char *type, double x, double y);
 bool cdp_centre(cdp_t *c, const char *selector, double *x, double *y);
 /* Writes a PNG of the page to path. */
 bool cdp_screenshot(cdp_t *c, const char *path);
+/* What the page reported as an error since the start or the last
+ * cdp_clear_errors: console.error, uncaught exceptions, unhandled
+ * rejections, error entries of the browser's log (a failed request among
+ * them); "" when none. Read after any call: events are seen while calls
+ * wait for their answers. */
+const char *cdp_errors(cdp_t *c);
+void cdp_clear_errors(cdp_t *c);
 /* Sets the file of an <input type=file> matched by selector. */
 bool cdp_set_file(cdp_t *c, const char *selector, const char *path);
 
