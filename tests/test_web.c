@@ -119,6 +119,39 @@ static void assert_message(const char *selector, const char *text)
     assert_in_view(selector);
 }
 
+/* Clicks the centre of the element matching selector. */
+static void click(const char *selector)
+{
+    double x, y;
+    ck_assert_msg(cdp_centre(&browser, selector, &x, &y), "nothing matches %s", selector);
+    ck_assert(cdp_click(&browser, x, y));
+}
+
+/* The window's size, as a desktop (1280x800) or a phone (390x844). */
+static void window_size(int width, int height)
+{
+    char params[160];
+    snprintf(params, sizeof params, "{\"width\":%d,\"height\":%d,\"deviceScaleFactor\":1,\"mobile\":%s}", width,
+             height, width < 600 ? "true" : "false");
+    free(cdp_call(&browser, true, "Emulation.setDeviceMetricsOverride", params, 10000));
+}
+
+/* Types text into the element matching selector as a person does (a click
+ * into it, the characters, then Enter). */
+static void type_into(const char *selector, const char *text)
+{
+    click(selector);
+    char params[512];
+    snprintf(params, sizeof params, "{\"text\":\"%s\"}", text);
+    free(cdp_call(&browser, true, "Input.insertText", params, 10000));
+    free(cdp_call(&browser, true, "Input.dispatchKeyEvent",
+                  "{\"type\":\"keyDown\",\"key\":\"Enter\",\"code\":\"Enter\",\"windowsVirtualKeyCode\":13,"
+                  "\"text\":\"\\r\"}",
+                  10000));
+    free(cdp_call(&browser, true, "Input.dispatchKeyEvent",
+                  "{\"type\":\"keyUp\",\"key\":\"Enter\",\"code\":\"Enter\",\"windowsVirtualKeyCode\":13}", 10000));
+}
+
 /* Sets a form control's value as a person would, firing its change. */
 static void set_control(const char *id, const char *value)
 {
@@ -188,14 +221,6 @@ static void assert_board_matches(const game_t *g, const record_t *r)
                       page_string(expr), want);
     }
     json_free(&j);
-}
-
-/* Clicks the centre of the element matching selector. */
-static void click(const char *selector)
-{
-    double x, y;
-    ck_assert_msg(cdp_centre(&browser, selector, &x, &y), "nothing matches %s", selector);
-    ck_assert(cdp_click(&browser, x, y));
 }
 
 /* Plays move m of r's position through the page: its cells clicked in
@@ -508,6 +533,80 @@ START_TEST(phone_width_and_keyboard)
 }
 END_TEST
 
+/* Issue 54, 1.1 and 1.4: every message inside the window, at a desktop's
+ * size and a phone's: a typed move refused says so over the board, with the
+ * engine's reason and the move once; the message goes with the position it
+ * is about (a move, Undo); a typed move in capitals is played; the Brax
+ * chooser and the status of a call stay in view. */
+static const int sizes[2][2] = {{1280, 800}, {390, 844}};
+
+START_TEST(messages_inside_the_window)
+{
+    if (!have_browser)
+        return;
+    window_size(sizes[_i][0], sizes[_i][1]);
+    served_t reasons;
+    ck_assert(served_start(&reasons, "--engine tests/engines/reasons.sh"));
+    char saved[64];
+    snprintf(saved, sizeof saved, "%s", base_url);
+    snprintf(base_url, sizeof base_url, "http://127.0.0.1:%d/", reasons.port);
+    open_variant("brandubh");
+    set_control("preset", "people");
+    ck_assert(page_waits_for_a_person());
+    type_into("#move-input", "a1a2");
+    assert_message("#error", "Illegal move 'a1a2'");
+    /* The engine's reason, as its line gives it, and the move only once. */
+    const char *said = page_string("document.getElementById('error-text').textContent");
+    ck_assert_msg(!strstr(said, "'a1a2': illegal"), "'%s'", said);
+    char reason[512];
+    snprintf(reason, sizeof reason, "%s", page_string("(() => { const m = /illegal move 'a1a2': (.*)/.exec("
+                                                       "document.getElementById('log').textContent); "
+                                                       "return m ? m[1] : 'none'; })()"));
+    ck_assert_msg(strstr(said, reason), "'%s' lacks the engine's reason '%s'", said, reason);
+    ck_assert(page_waits_for_a_person());
+    ck_assert_int_eq(atoi(page_string("String(denham.game.moves.length)")), 0);
+    /* A move in capitals is the same move. */
+    type_into("#move-input", "D2C2");
+    ck_assert(cdp_wait(&browser, "denham.game.moves[0] === 'd2c2'", WAIT_MS));
+    ck_assert(cdp_wait(&browser, "document.getElementById('error').hidden", WAIT_MS)); /* another position */
+    ck_assert(page_waits_for_a_person());
+    type_into("#move-input", "zzz");
+    assert_message("#error", "Illegal move 'zzz'");
+    click("#undo");
+    ck_assert(cdp_wait(&browser, "denham.game.moves.length === 0 && document.getElementById('error').hidden", WAIT_MS));
+    assert_in_view("#status");
+    ck_assert(page_waits_for_a_person());
+    /* Brax: the chooser of a move with or without a call, and the call's
+     * status, in view. */
+    open_variant("brax");
+    set_control("preset", "people");
+    ck_assert(page_waits_for_a_person());
+    const game_t *g = variants_find("brax");
+    rng_t rng = {11};
+    for (int i = 0; i < 40 && strcmp(page_string("String(denham.legal.some((m) => m.call))"), "true") != 0; i++)
+        person_moves(g, &rng);
+    ck_assert_str_eq(page_string("String(denham.legal.some((m) => m.call))"), "true");
+    char sel[64];
+    for (int k = 0; k < 2; k++) {
+        char expr[160];
+        snprintf(expr, sizeof expr, "denham.legal.find((m) => m.call).clicks[%d]", k);
+        snprintf(sel, sizeof sel, "[data-cell=\"%s\"]", page_string(expr));
+        click(sel);
+    }
+    ck_assert(cdp_wait(&browser, "!document.getElementById('chooser').hidden", WAIT_MS));
+    assert_in_view("#chooser");
+    assert_in_view("#status");
+    ck_assert(cdp_screenshot(&browser, _i ? "build/screenshots/chooser-phone.png" : "build/screenshots/chooser.png"));
+    snprintf(sel, sizeof sel, "#chooser button[data-move=\"%s\"]", page_string("denham.legal.find((m) => m.call).move"));
+    click(sel);
+    assert_message("#status", "called Brax");
+    snprintf(base_url, sizeof base_url, "%s", saved);
+    free(cdp_eval(&browser, "true", 10000));
+    ck_assert(cdp_navigate(&browser, "about:blank"));
+    ck_assert_int_eq(served_stop(&reasons), 0);
+}
+END_TEST
+
 Suite *suite_web(void)
 {
     Suite *s = suite_create("web");
@@ -524,6 +623,7 @@ Suite *suite_web(void)
     tcase_add_test(tc, analysis_lines_best_move_and_plot);
     tcase_add_test(tc, position_string_flip_copy_and_a_pasted_line);
     tcase_add_test(tc, phone_width_and_keyboard);
+    tcase_add_loop_test(tc, messages_inside_the_window, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

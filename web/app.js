@@ -5,6 +5,7 @@
 
 import { Board } from './board.js';
 import { EngineSession } from './session.js';
+import { Messages, capitalise } from './messages.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -31,19 +32,16 @@ window.denham = app; // for tests and the curious
 
 // ---- helpers ----
 
-function showError(message) {
-  const e = $('error');
-  e.textContent = message;
-  e.hidden = !message;
-}
+let messages = null;
+function showError(message, opts) { messages.error(capitalise(message), opts); }
+function status(text) { messages.status(text); }
 
-function status(text) { $('status').textContent = text; }
-
-// Runs engine work one piece at a time, in the order asked.
+// Runs engine work one piece at a time, in the order asked. A failure is
+// shown (never left unhandled): the promise returned always resolves.
 function exclusive(fn) {
   const run = app.busy.then(fn, fn);
   app.busy = run.catch((err) => showError(err.message));
-  return run;
+  return app.busy;
 }
 
 function shownMoves() { return app.view === null ? app.game.moves : app.game.moves.slice(0, app.view); }
@@ -243,6 +241,7 @@ async function sync() {
   }
   app.state = state;
   app.legal = legal.moves;
+  messages.at(positionCommand());
   render();
 }
 
@@ -352,12 +351,30 @@ function playMove(move) {
       await sync();
     } catch (err) {
       app.game.moves.pop();
+      app.lastLegalEntry = null;
       await sync();
-      throw new Error(`'${move}': ${err.message}`);
+      throw new Error(refusal(move, err.message));
     }
-    showError('');
     await advance();
   });
+}
+
+// The engine's refusal in words: "illegal move 'X': <the rule>" (the rule
+// when the engine gives one), never the move twice.
+function refusal(move, why) {
+  const m = /^illegal move '([^']*)'(?::\s*(.*))?$/.exec(why);
+  if (!m) return `'${move}': ${why}`;
+  return m[2] ? `Illegal move '${m[1]}': ${m[2]}` : `Illegal move '${m[1]}'.`;
+}
+
+// A typed move as the engine writes it: the legal move it names in any
+// case, else in lower case when every legal move is (the notation does not
+// care), else as typed.
+function typedMove(text) {
+  const same = app.legal.filter((m) => m.move.toLowerCase() === text.toLowerCase());
+  if (same.length === 1) return same[0].move;
+  if (app.legal.length && app.legal.every((m) => m.move === m.move.toLowerCase())) return text.toLowerCase();
+  return text;
 }
 
 function chooseBetween(moves, canGoOn) {
@@ -391,6 +408,7 @@ async function newGame(variant, start = 'startpos') {
     await app.session.ask('isready', 'readyok');
     app.layout = await app.session.describe('layout');
     app.board.setLayout(app.layout);
+    $('board-wrap').style.aspectRatio = `${app.layout.width + 1.8} / ${app.layout.height + 1.8}`;
     if (app.seats.length !== app.layout.players) {
       app.seats = app.layout.seats.map((_, i) => (i === 0 ? 'human' : 'engine'));
     }
@@ -600,9 +618,9 @@ function wire() {
     e.preventDefault();
     const text = $('move-input').value.trim();
     if (!text) return;
-    if (!humanToMove()) { showError('It is not a person\'s turn.'); return; }
+    if (!humanToMove()) { showError('It is not a person\'s turn: no move can be typed now.'); return; }
     $('move-input').value = '';
-    playMove(text);
+    playMove(typedMove(text));
   });
   $('fen-form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -621,7 +639,6 @@ function wire() {
         await sync();
         throw err;
       }
-      showError('');
     }).then(() => exclusive(advance));
   });
   $('copy-position').addEventListener('click', async () => {
@@ -650,10 +667,10 @@ function wire() {
     const file = e.target.files[0];
     if (!file) return;
     if (file.size > 20 * 1024 * 1024) { showError('That file is larger than 20 MB.'); return; }
-    try { await loadGames(await file.text()); showError(''); } catch (err) { showError(err.message); }
+    try { await loadGames(await file.text()); } catch (err) { showError(err.message); }
   });
   $('games-load').addEventListener('click', async () => {
-    try { await loadGames($('games-paste').value); showError(''); } catch (err) { showError(err.message); }
+    try { await loadGames($('games-paste').value); } catch (err) { showError(err.message); }
   });
   $('games-list').addEventListener('change', (e) => replayGame(parseInt(e.target.value, 10)));
   $('replay-start').addEventListener('click', () => stepReplay(0));
@@ -675,17 +692,23 @@ function wire() {
 
 function onEngineState(info) {
   if (info.state === 'crashed' || info.state === 'down') {
-    showError(`The engine stopped (${info.detail}). ${info.state === 'down' ? 'Reload the page.' : 'A new one is starting; the game is sent again.'}`);
+    showError(`The engine stopped (${info.detail}). ${info.state === 'down' ? 'Reload the page.' : 'A new one is starting; the game is sent again.'}`, { anywhere: true });
     app.searching = null;
     app.token++;
   } else if (info.state === 'restarted') {
-    exclusive(reinitEngine).then(() => exclusive(advance));
+    exclusive(async () => {
+      await reinitEngine();
+      messages.clearError(); // recovered: the message is about a state gone
+      status(`${messages.statusEl.textContent} (the engine was started again)`);
+    }).then(() => exclusive(advance));
   } else if (info.state === 'closed') {
-    showError(`The engine's session ended (${info.detail}). Reload the page for a new one.`);
+    showError(`The engine's session ended (${info.detail}). Reload the page for a new one.`, { anywhere: true });
   }
 }
 
 async function main() {
+  messages = new Messages($('status'), $('error'), $('error-text'), $('error-close'));
+  app.messages = messages;
   app.board = new Board($('board'), playMove, chooseBetween);
   wire();
   app.session.lineHandlers.push(onEngineLine);
@@ -693,8 +716,8 @@ async function main() {
   try {
     await app.session.open();
   } catch (err) {
-    showError(`No engine: ${err.message}`);
-    status('No engine: see the message below.');
+    showError(`No engine: ${err.message}`, { anywhere: true });
+    status('No engine.');
     return;
   }
   const options = [];
@@ -718,4 +741,4 @@ async function main() {
   document.body.dataset.ready = 'true';
 }
 
-main();
+main().catch((err) => showError(err.message, { anywhere: true }));

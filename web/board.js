@@ -88,6 +88,7 @@ export class Board {
       role: 'img', 'aria-label': `${L.variant} board`,
     }, this.container);
     this.svg = svg;
+    el('rect', { class: 'board-bg', x: -PAD, y: -PAD, width: L.width + 2 * PAD, height: L.height + 2 * PAD, rx: 0.25 }, svg);
     const g = el('g', {}, svg);
     for (const link of L.links || []) {
       const a = this.cells.get(link.a), b = this.cells.get(link.b);
