@@ -607,6 +607,81 @@ START_TEST(messages_inside_the_window)
 }
 END_TEST
 
+/* Issue 54, 1.2 and "the game survives": a reload gives back the game,
+ * the seats, the settings, the analysis and the flipped board; the address
+ * alone is the game (a link); Download writes the game as a line of a
+ * games file and Open reads it back. */
+START_TEST(game_survives_a_reload_a_link_and_a_file)
+{
+    if (!have_browser)
+        return;
+    const game_t *g = variants_find("brandubh");
+    open_variant("brandubh");
+    set_control("preset", "people");
+    set_control("movetime", "5000");
+    set_control("skill", "0");
+    ck_assert(page_waits_for_a_person());
+    click("#analyse");
+    click("#flip");
+    rng_t rng = {54};
+    for (int i = 0; i < 3; i++)
+        person_moves(g, &rng);
+    char moves[4096], url[4096];
+    snprintf(moves, sizeof moves, "%s", page_string("denham.game.moves.join(' ')"));
+    snprintf(url, sizeof url, "%s", page_string("location.href"));
+    ck_assert_msg(strstr(url, "position="), "the address holds no game: %s", url);
+    free(cdp_call(&browser, true, "Page.reload", NULL, 10000));
+    ck_assert(cdp_wait(&browser, "document.body.dataset.ready === 'true'", WAIT_MS));
+    ck_assert(page_waits_for_a_person());
+    ck_assert_str_eq(page_string("denham.game.moves.join(' ')"), moves);
+    ck_assert_str_eq(page_string("denham.layout.variant"), "brandubh");
+    ck_assert_str_eq(page_string("denham.seats.join(',')"), "human,human");
+    ck_assert_str_eq(page_string("document.getElementById('movetime').value"), "5000");
+    ck_assert_str_eq(page_string("document.getElementById('skill').value"), "0");
+    ck_assert_str_eq(page_string("String(document.getElementById('analyse').checked)"), "true");
+    ck_assert_str_eq(page_string("String(denham.board.flipped)"), "true");
+    ck_assert(cdp_wait(&browser, "denham.searching && denham.searching.kind === 'analysis'", WAIT_MS));
+    assert_board_matches(g, page_record(g));
+    /* The address alone: another browser's storage knows nothing. */
+    free(cdp_eval(&browser, "(localStorage.clear(), true)", 10000));
+    ck_assert(cdp_navigate(&browser, "about:blank"));
+    ck_assert(cdp_navigate(&browser, url));
+    ck_assert(cdp_wait(&browser, "document.body.dataset.ready === 'true'", WAIT_MS));
+    /* (Denham has the second seat again, as in any new tab, and may answer.) */
+    ck_assert_str_eq(page_string("denham.game.moves.slice(0, 3).join(' ')"), moves);
+    set_control("preset", "people");
+    ck_assert(page_waits_for_a_person());
+    snprintf(moves, sizeof moves, "%s", page_string("denham.game.moves.join(' ')"));
+    /* Download, a new game, Open. */
+    char dir[512], params[700], path[600];
+    ck_assert(getcwd(dir, sizeof dir - 64));
+    strcat(dir, "/build/downloads");
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/denham-brandubh.txt", dir);
+    unlink(path);
+    snprintf(params, sizeof params, "{\"behavior\":\"allow\",\"downloadPath\":\"%s\"}", dir);
+    free(cdp_call(&browser, false, "Browser.setDownloadBehavior", params, 10000));
+    click("#download");
+    for (int i = 0; i < 100 && access(path, R_OK) != 0; i++)
+        usleep(100 * 1000);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f, "nothing downloaded to %s", path);
+    char line[4096] = "";
+    ck_assert(fgets(line, sizeof line, f));
+    fclose(f);
+    char want[4200];
+    snprintf(want, sizeof want, "\tbrandubh\tperson\tperson\t*\tunfinished\tstartpos\tstartpos moves %s\n", moves);
+    ck_assert_msg(strstr(line, want), "downloaded '%s'", line);
+    click("#new-game");
+    ck_assert(cdp_wait(&browser, "(async () => { await denham.busy; return denham.game.moves.length === 0; })()", WAIT_MS));
+    ck_assert(cdp_set_file(&browser, "#open-file", path));
+    ck_assert(cdp_wait(&browser, "(async () => { await denham.busy; return denham.game.moves.length > 0; })()", WAIT_MS));
+    ck_assert_str_eq(page_string("denham.game.moves.join(' ')"), moves);
+    ck_assert(page_waits_for_a_person());
+    assert_board_matches(g, page_record(g));
+}
+END_TEST
+
 Suite *suite_web(void)
 {
     Suite *s = suite_create("web");
@@ -624,6 +699,7 @@ Suite *suite_web(void)
     tcase_add_test(tc, position_string_flip_copy_and_a_pasted_line);
     tcase_add_test(tc, phone_width_and_keyboard);
     tcase_add_loop_test(tc, messages_inside_the_window, 0, 2);
+    tcase_add_test(tc, game_survives_a_reload_a_link_and_a_file);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -6,6 +6,7 @@
 import { Board } from './board.js';
 import { EngineSession } from './session.js';
 import { Messages, capitalise } from './messages.js';
+import * as record from './record.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -243,6 +244,18 @@ async function sync() {
   app.legal = legal.moves;
   messages.at(positionCommand());
   render();
+  persist();
+}
+
+// What survives a reload: the game in the address (a link) and, with the
+// seats and settings, in localStorage.
+function persist() {
+  if (!app.layout) return;
+  record.writeAddress(app.layout.variant, app.game);
+  record.save({
+    variant: app.layout.variant, game: app.game, seats: app.seats, settings: app.settings,
+    analyse: $('analyse').checked, flipped: app.board.flipped,
+  });
 }
 
 function humanToMove() {
@@ -398,7 +411,7 @@ function chooseBetween(moves, canGoOn) {
   box.querySelector('button').focus();
 }
 
-async function newGame(variant, start = 'startpos') {
+async function newGame(variant, start = 'startpos', moves = []) {
   interrupt();
   await exclusive(async () => {
     await stopSearch();
@@ -412,7 +425,7 @@ async function newGame(variant, start = 'startpos') {
     if (app.seats.length !== app.layout.players) {
       app.seats = app.layout.seats.map((_, i) => (i === 0 ? 'human' : 'engine'));
     }
-    app.game = { start, moves: [] };
+    app.game = { start, moves: [...moves] };
     app.view = null;
     app.evals = [];
     app.lines = [];
@@ -420,8 +433,14 @@ async function newGame(variant, start = 'startpos') {
     renderAnalysis();
     renderSeats();
     $('variant').value = variant;
-    history.replaceState(null, '', `#${variant}`);
-    await sync();
+    try {
+      await sync();
+    } catch (err) {
+      if (start === 'startpos' && !moves.length) throw err;
+      app.game = { start: 'startpos', moves: [] };
+      await sync();
+      throw new Error(`that game could not be set up (${err.message}): a new game instead`);
+    }
   });
   return exclusive(advance);
 }
@@ -460,6 +479,7 @@ function setSeats(seats) {
     app.seats = seats;
     renderSeats();
     render();
+    persist();
   }).then(() => exclusive(advance));
 }
 
@@ -498,20 +518,8 @@ async function restartEngine() {
 
 // ---- replay of a match ----
 
-// One line of denham-match's games file: index, variant, seats, result,
-// reason, opening, and the game as a position argument.
-function parseGameLine(line) {
-  const f = line.split('\t');
-  if (f.length < 8) return null;
-  const pos = f[7].trim();
-  const m = /^(startpos|fen .*?)(?: moves (.*))?$/.exec(pos);
-  if (!m) return null;
-  return { index: f[0], variant: f[1], p1: f[2], p2: f[3], result: f[4], reason: f[5], start: m[1], moves: m[2] ? m[2].trim().split(/\s+/) : [] };
-}
-
 function loadGames(text) {
-  const games = text.split(/\r?\n/).map(parseGameLine).filter(Boolean);
-  if (!games.length) throw new Error('no game found: a games file has tab-separated lines of eight fields');
+  const games = record.parseGames(text);
   app.replayGames = games;
   const list = $('games-list');
   list.replaceChildren();
@@ -591,6 +599,7 @@ function readSettings() {
     movetime: num('movetime', 10, 600000, 1000), skill: num('skill', 0, 20, 20),
     threads: num('threads', 1, 64, 1), multipv: num('multipv', 1, 8, 1),
   };
+  persist();
   return exclusive(async () => {
     await stopSearch();
     await applySettings();
@@ -598,11 +607,42 @@ function readSettings() {
   });
 }
 
+// Settings saved by an earlier visit, into the Engine panel's boxes.
+function restoreSettings(saved) {
+  const s = saved.settings || {};
+  for (const id of ['movetime', 'skill', 'threads', 'multipv']) {
+    if (Number.isFinite(s[id])) $(id).value = String(s[id]);
+  }
+  $('analyse').checked = saved.analyse === true;
+  const num = (id, lo, hi, dflt) => {
+    const v = parseInt($(id).value, 10);
+    return Number.isFinite(v) ? Math.max(lo, Math.min(hi, v)) : dflt;
+  };
+  app.settings = {
+    movetime: num('movetime', 10, 600000, 1000), skill: num('skill', 0, 20, 20),
+    threads: num('threads', 1, 64, 1), multipv: num('multipv', 1, 8, 1),
+  };
+}
+
+// Open: a games file (or one line of one). One game is set up to play on
+// from its end; several go to the replay list.
+async function openGames(text) {
+  const games = record.parseGames(text);
+  if (games.length > 1) {
+    $('replay-panel').open = true;
+    return loadGames(text);
+  }
+  const g = games[0];
+  if (!app.variants.includes(g.variant)) throw new Error(`no game '${g.variant}' here`);
+  await newGame(g.variant, g.start, g.moves);
+  status(`Opened: ${g.variant}, ${g.moves.length} moves${g.result && g.result !== '*' ? `, ${g.result} (${g.reason})` : ''}`);
+}
+
 function wire() {
   $('variant').addEventListener('change', (e) => newGame(e.target.value));
   $('new-game').addEventListener('click', () => newGame(app.layout.variant));
   $('undo').addEventListener('click', undo);
-  $('flip').addEventListener('click', () => { app.board.setFlipped(!app.board.flipped); });
+  $('flip').addEventListener('click', () => { app.board.setFlipped(!app.board.flipped); persist(); });
   $('preset').addEventListener('change', (e) => {
     const n = app.layout.players, v = e.target.value;
     e.target.value = '';
@@ -641,6 +681,18 @@ function wire() {
       }
     }).then(() => exclusive(advance));
   });
+  $('download').addEventListener('click', () => {
+    const line = record.gameLine(app.layout, app.state, app.game, app.seats);
+    record.download(`denham-${app.layout.variant}.txt`, line + '\n');
+    status('The game was downloaded as a line of a denham-match games file.');
+  });
+  $('open-file').addEventListener('change', async (e) => {
+    const file = e.target.files[0];
+    e.target.value = '';
+    if (!file) return;
+    if (file.size > 20 * 1024 * 1024) { showError('That file is larger than 20 MB.'); return; }
+    try { await openGames(await file.text()); } catch (err) { showError(err.message); }
+  });
   $('copy-position').addEventListener('click', async () => {
     const text = positionCommand(app.game.moves);
     try {
@@ -652,6 +704,7 @@ function wire() {
   });
   for (const id of ['movetime', 'skill', 'threads', 'multipv']) $(id).addEventListener('change', readSettings);
   $('analyse').addEventListener('change', () => exclusive(async () => {
+    persist();
     await stopSearch();
     app.lines = [];
     renderAnalysis();
@@ -734,9 +787,23 @@ async function main() {
     o.textContent = v;
     select.append(o);
   }
-  const wanted = decodeURIComponent(location.hash.slice(1));
+  // The game to show: the address's (a link), else the one of the last
+  // visit; the seats, settings and analysis of the last visit.
+  const address = record.readAddress();
+  const saved = record.loadSaved();
+  restoreSettings(saved);
+  app.board.setFlipped(saved.flipped === true);
   const dflt = /default (\S+)/.exec(variantLine || '');
-  await newGame(app.variants.includes(wanted) ? wanted : dflt ? dflt[1] : app.variants[0]);
+  const known = (v) => v && app.variants.includes(v);
+  const variant = known(address.variant) ? address.variant : known(saved.variant) ? saved.variant
+    : dflt ? dflt[1] : app.variants[0];
+  let game = { start: 'startpos', moves: [] };
+  if (address.game) game = address.game;
+  else if (!address.variant && saved.variant === variant && saved.game && Array.isArray(saved.game.moves)) game = saved.game;
+  if (saved.variant === variant && Array.isArray(saved.seats) && saved.seats.every((x) => x === 'human' || x === 'engine')) {
+    app.seats = saved.seats;
+  }
+  await newGame(variant, game.start, game.moves);
   document.body.dataset.drawnMs = String(performance.now()); // the first board drawn (bench_denham web)
   document.body.dataset.ready = 'true';
 }
