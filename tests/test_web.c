@@ -142,6 +142,8 @@ static void type_into(const char *selector, const char *text)
 {
     click(selector);
     char params[512];
+    snprintf(params, sizeof params, "(document.querySelector(`%s`).select(), true)", selector); /* what was there goes */
+    free(cdp_eval(&browser, params, 10000));
     snprintf(params, sizeof params, "{\"text\":\"%s\"}", text);
     free(cdp_call(&browser, true, "Input.insertText", params, 10000));
     free(cdp_call(&browser, true, "Input.dispatchKeyEvent",
@@ -331,6 +333,8 @@ static void game_against_denham(const char *variant, int max_plies)
     const char *banner = page_string("document.getElementById('banner').hidden ? '' : "
                                      "document.getElementById('banner').textContent");
     ck_assert_msg(strstr(banner, "won") || strstr(banner, "Drawn"), "%s: banner '%s'", variant, banner);
+    ck_assert_msg(banner[0] >= 'A' && banner[0] <= 'Z', "%s: banner '%s' in lower case", variant, banner);
+    assert_in_view("#banner");
     ck_assert_msg(strstr(banner, record_outcome(r).reason), "%s: '%s' gives no reason", variant, banner);
     char path[128];
     snprintf(path, sizeof path, "build/screenshots/%s-end.png", variant);
@@ -682,6 +686,55 @@ START_TEST(game_survives_a_reload_a_link_and_a_file)
 }
 END_TEST
 
+/* Issue 54, 1.3 and 1.5: the board says where and why. Bolix at a
+ * desktop's size and a phone's: row numbers beside the board; a placement
+ * that encloses a pair asks, in the status, for the marble to take; five in
+ * a row ends the game, the result in capitals and in view, and the cells
+ * the engine names as decisive drawn on the board. */
+START_TEST(the_end_drawn_and_the_board_read)
+{
+    if (!have_browser)
+        return;
+    window_size(sizes[_i][0], sizes[_i][1]);
+    open_variant("bolix");
+    set_control("preset", "people");
+    ck_assert(page_waits_for_a_person());
+    ck_assert_str_eq(page_string("String([...document.querySelectorAll('#board text.label')].some((t) => t.textContent "
+                                 "=== '10'))"),
+                     "true");
+    type_into("#fen-input", "6/7/8/9/4bww3/10/9/8/7/6 b 33 33 - 0");
+    ck_assert(cdp_wait(&browser, "(async () => { await denham.busy; return denham.state.fen.startsWith('6/7/8/9/4bww3'); })()", WAIT_MS));
+    click("[data-cell=\"e8\"]");
+    assert_message("#status", "choose the piece to take");
+    ck_assert_int_eq(atoi(page_string("String(document.querySelectorAll('#board .removes').length)")), 2);
+    click("[data-cell=\"e7\"]");
+    ck_assert(cdp_wait(&browser, "denham.game.moves[0] === 'e8xe7'", WAIT_MS));
+    ck_assert(page_waits_for_a_person());
+    type_into("#fen-input", "bbbb2/7/8/9/wwww6/10/9/8/7/6 w 31 31 - 0");
+    ck_assert(cdp_wait(&browser, "(async () => { await denham.busy; return denham.state.fen.startsWith('bbbb2'); })()", WAIT_MS));
+    click("[data-cell=\"e5\"]");
+    assert_message("#status", "White won: five in a row");
+    if (_i == 0)
+        assert_message("#banner", "White won: five in a row");
+    /* The decisive cells, when the engine names them, each drawn. */
+    ck_assert_str_eq(page_string("String((denham.state.decisive || []).every((c) => "
+                                 "!!document.querySelector(`[data-decisive=\"${c}\"]`)) && "
+                                 "document.querySelectorAll('[data-decisive]').length === (denham.state.decisive || []).length)"),
+                     "true");
+    if (strcmp(page_string("String(Array.isArray(denham.state.decisive))"), "true") == 0)
+        ck_assert_str_eq(page_string("[...denham.state.decisive].sort().join(' ')"), "e1 e2 e3 e4 e5");
+    else {
+        /* Until the engine names them: the drawing of such a state. */
+        fprintf(stderr, "the_end_drawn_and_the_board_read: the engine names no decisive cells yet\n");
+        ck_assert_str_eq(page_string("(() => { const b = denham.board; b.setPosition({ ...denham.state, decisive: ['e1', 'e2', "
+                                     "'e3', 'e4', 'e5'] }, [], false); const n = document.querySelectorAll("
+                                     "'[data-decisive]').length; b.setPosition(denham.state, [], false); return String(n); })()"),
+                         "5");
+    }
+    ck_assert(cdp_screenshot(&browser, _i ? "build/screenshots/bolix-end-phone.png" : "build/screenshots/bolix-end.png"));
+}
+END_TEST
+
 Suite *suite_web(void)
 {
     Suite *s = suite_create("web");
@@ -700,6 +753,7 @@ Suite *suite_web(void)
     tcase_add_test(tc, phone_width_and_keyboard);
     tcase_add_loop_test(tc, messages_inside_the_window, 0, 2);
     tcase_add_test(tc, game_survives_a_reload_a_link_and_a_file);
+    tcase_add_loop_test(tc, the_end_drawn_and_the_board_read, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

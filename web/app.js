@@ -284,22 +284,41 @@ function render() {
   $('chooser').hidden = true;
   const banner = $('banner');
   if (st && st.result) {
-    const who = st.result.kind === 'win' ? `${st.result.players.map(seatName).join(' and ')} won` : 'Drawn';
-    banner.textContent = `${who}: ${st.result.reason}`;
+    banner.textContent = resultText(st);
     banner.hidden = false;
   } else {
     banner.hidden = true;
   }
+  app.baseStatus = '';
   if (st && !st.result) {
     const die = st.die ? `, rolled ${st.die}` : '';
     const notes = (st.notes || []).join('; ');
-    status(`${seatName(st.turn)} to move${die}${st.chance ? ', the die to roll' : ''}${notes ? ' — ' + notes : ''}`);
+    app.baseStatus = capitalise(`${seatName(st.turn)} to move${die}${st.chance ? ', the die to roll' : ''}${notes ? ' — ' + notes : ''}`);
   } else if (st) {
-    status('Game over');
+    app.baseStatus = `Game over. ${resultText(st)}`;
   }
+  status(app.baseStatus);
   $('fen-shown').textContent = st ? st.fen : '';
   renderMoveList();
   renderPlot();
+}
+
+// "White won: five in a row", the cells marked on the board when the
+// engine names them (`decisive`).
+function resultText(st) {
+  const r = st.result;
+  const who = r.kind === 'win' ? `${r.players.map(seatName).join(' and ')} won` : 'Drawn';
+  const marked = Array.isArray(st.decisive) && st.decisive.length ? ` (${st.decisive.join(' ')}, marked on the board)` : '';
+  return capitalise(`${who}: ${r.reason}${marked}`);
+}
+
+// A half-made move on the board: the status says what the next click does.
+function onSelect(selection, next) {
+  if (!selection.length || !app.state) { status(app.baseStatus || ''); return; }
+  const who = capitalise(seatName(app.state.turn));
+  if (next === 'take') status(`${who}: choose the piece to take (ringed), or Esc`);
+  else if (next === 'to') status(`${who}: ${selection.join('-')} picked; now where it goes (marked), or Esc`);
+  else status(`${who}: ${selection.join('-')}`);
 }
 
 function renderMoveList() {
@@ -762,7 +781,7 @@ function onEngineState(info) {
 async function main() {
   messages = new Messages($('status'), $('error'), $('error-text'), $('error-close'));
   app.messages = messages;
-  app.board = new Board($('board'), playMove, chooseBetween);
+  app.board = new Board($('board'), playMove, chooseBetween, onSelect);
   wire();
   app.session.lineHandlers.push(onEngineLine);
   app.session.stateHandlers.push(onEngineState);

@@ -30,11 +30,36 @@ function inkOn(color) {
   return lum > 140 ? '#111' : '#fff';
 }
 
+// Row numbers for a board whose labels give none (Bolix: columns only):
+// from cell ids of a letter and a number, a label one step before the
+// first cell of each row, along that row. Nothing when the layout has
+// numbers among its labels, or its cells are named otherwise.
+function rowLabels(layout) {
+  if ((layout.labels || []).some((l) => /^\d+$/.test(l.text))) return [];
+  const rows = new Map();
+  for (const c of layout.cells) {
+    const m = /^([a-z])(\d+)$/.exec(c.id);
+    if (!m || c.shape === 'slot') continue;
+    const n = Number(m[2]);
+    if (!rows.has(n)) rows.set(n, []);
+    rows.get(n).push({ col: m[1], c });
+  }
+  const out = [];
+  for (const [n, cells] of rows) {
+    if (cells.length < 2) continue;
+    cells.sort((a, b) => a.col.localeCompare(b.col));
+    const [a, b] = [cells[0].c, cells[1].c];
+    out.push({ text: String(n), x: a.x - (b.x - a.x) * 0.8, y: a.y - (b.y - a.y) * 0.8 });
+  }
+  return out;
+}
+
 export class Board {
-  constructor(container, onMove, onChoose) {
+  constructor(container, onMove, onChoose, onSelect = () => {}) {
     this.container = container;
     this.onMove = onMove; // (moveText) => void
     this.onChoose = onChoose; // (moves, cancel) => void: several moves share the clicks
+    this.onSelect = onSelect; // (selection, what the next click does) => void
     this.layout = null;
     this.state = null;
     this.moves = [];
@@ -48,6 +73,7 @@ export class Board {
   setLayout(layout) {
     this.layout = layout;
     this.cells = new Map(layout.cells.map((c) => [c.id, c]));
+    this.rowLabels = rowLabels(layout);
     this.selection = [];
     this.render();
   }
@@ -97,13 +123,30 @@ export class Board {
     }
     const last = this.lastMove ? new Set(this.lastMove.clicks) : new Set();
     for (const c of L.cells) this.drawCell(g, c, last.has(c.id));
-    for (const lab of L.labels || []) {
+    for (const lab of [...(L.labels || []), ...this.rowLabels]) {
       const [x, y] = this.flipped ? [L.width - lab.x, L.height - lab.y] : [lab.x, lab.y];
       const t = el('text', { x, y, class: 'label', 'font-size': (this.cellSize() * 0.75).toFixed(2) }, g);
       t.textContent = lab.text;
     }
     if (this.state) for (const p of this.state.pieces || []) this.drawStack(g, p);
+    this.drawDecisive(g);
     this.drawHints(g);
+  }
+
+  // The cells that decided a finished game (`state` `decisive`, when the
+  // engine names them): a thick ring and a diamond, not colour alone.
+  drawDecisive(g) {
+    const st = this.state;
+    if (!st || !st.result || !Array.isArray(st.decisive)) return;
+    const size = this.cellSize();
+    for (const id of st.decisive) {
+      const c = this.cells.get(id);
+      if (!c) continue;
+      const [x, y] = this.at(c);
+      const d = size * 0.28;
+      el('circle', { cx: x, cy: y, r: size * 1.02, class: 'decisive', 'data-decisive': id }, g);
+      el('polygon', { points: `${x},${y - size * 1.02 - d} ${x + d},${y - size * 1.02} ${x},${y - size * 1.02 + d} ${x - d},${y - size * 1.02}`, class: 'decisive-mark' }, g);
+    }
   }
 
   drawCell(g, c, isLast) {
@@ -194,6 +237,18 @@ export class Board {
   clearSelection() {
     this.selection = [];
     this.render();
+    this.onSelect([], null);
+  }
+
+  // What the next click does, from the moves still possible: 'take' when
+  // every next cell is one a move takes (a Bolix capture to choose), else
+  // 'to'; null with nothing selected.
+  nextClick() {
+    if (!this.selection.length) return null;
+    const k = this.selection.length;
+    const next = this.matching().filter((m) => m.clicks.length > k);
+    if (!next.length) return null;
+    return next.every((m) => (m.removes || []).includes(m.clicks[k])) ? 'take' : 'to';
   }
 
   click(id) {
@@ -204,6 +259,7 @@ export class Board {
       prefix = this.matching([id]).length ? [id] : [];
     }
     this.selection = prefix;
+    this.onSelect(prefix, this.nextClick());
     const candidates = this.matching();
     const exact = candidates.filter((m) => m.clicks.length === prefix.length && prefix.length > 0);
     const longer = candidates.filter((m) => m.clicks.length > prefix.length);
