@@ -381,7 +381,7 @@ START_TEST(match_games_replayed)
      * (the moves list grows when the game is shown). */
     ck_assert(cdp_wait(&browser,
                        "(async () => { await denham.busy; return denham.view === 0 && denham.layout.variant === "
-                       "'brandubh' && document.querySelectorAll('#moves li').length === denham.game.moves.length; })()",
+                       "'brandubh' && document.querySelectorAll('#moves .ply').length === denham.game.moves.length; })()",
                        WAIT_MS));
     const game_t *g = variants_find("brandubh");
     /* A tall window, so that the panel's buttons need no scrolling: a
@@ -735,6 +735,69 @@ START_TEST(the_end_drawn_and_the_board_read)
 }
 END_TEST
 
+/* Issue 54, 1.5: reading the board. Brax's targets are discs well larger
+ * than the line dots; a Jinxx stack shows its top piece's letter inside it
+ * and every layer's owner in its title; the die is drawn beside the status,
+ * in view; the move list goes by turns, each with its mover, the rolls in
+ * the turn they start; the move box's example is a move of this game; the
+ * replay buttons use no glyph Debian's fonts lack; the position string
+ * breaks between its fields. */
+START_TEST(reading_the_board)
+{
+    if (!have_browser)
+        return;
+    window_size(sizes[_i][0], sizes[_i][1]);
+    open_variant("brax");
+    set_control("preset", "people");
+    ck_assert(page_waits_for_a_person());
+    ck_assert(strstr(page_string("document.getElementById('move-input').placeholder"), "e.g. "));
+    ck_assert_str_eq(page_string("String(denham.legal.some((m) => document.getElementById('move-input').placeholder"
+                                 ".endsWith(' ' + m.move)))"),
+                     "true");
+    char sel[64];
+    snprintf(sel, sizeof sel, "[data-cell=\"%s\"]", page_string("denham.legal[0].clicks[0]"));
+    click(sel);
+    ck_assert(cdp_wait(&browser, "document.querySelectorAll('#board [data-target]').length > 0", WAIT_MS));
+    /* A target's disc: at least 1.5 times a line dot's radius. */
+    ck_assert_str_eq(page_string("String([...document.querySelectorAll('#board .target:not(.target-ring)')].every((t) => "
+                                 "t.getBoundingClientRect().width >= 1.5 * document.querySelector('#board .cell-point')"
+                                 ".getBoundingClientRect().width))"),
+                     "true");
+    assert_in_view("#status");
+    assert_message("#status", "now where it goes");
+    free(cdp_eval(&browser, "(denham.board.clearSelection(), true)", 10000));
+    /* The glyphs of the replay buttons: in the fonts every Debian has. */
+    ck_assert_str_eq(page_string("String([...document.querySelectorAll('#replay-panel button')].every((b) => "
+                                 "[...b.textContent].every((ch) => ch.codePointAt(0) < 0x2600)))"),
+                     "true");
+    ck_assert_str_eq(page_string("getComputedStyle(document.getElementById('fen-shown')).wordBreak"), "normal");
+    /* Jinxx for four: stacks, the die, the moves by turns. */
+    open_variant("jinxx-4p");
+    set_control("preset", "people");
+    ck_assert(page_waits_for_a_person());
+    type_into("#fen-input", ".,.,S4/M1S3,.,L4M4S4/L2M2,.,. 133/033/233/302 p1 SM 0");
+    ck_assert(cdp_wait(&browser, "(async () => { await denham.busy; return denham.state.die === 'SM'; })()", WAIT_MS));
+    assert_message("#die", "SM");
+    ck_assert_str_eq(page_string("document.querySelector('[data-piece=\"c2\"] text').textContent"), "S");
+    ck_assert_str_eq(page_string("(() => { const g = document.querySelector('[data-piece=\"c2\"]'); "
+                                 "const t = g.querySelector('text').getBBox(), r = [...g.querySelectorAll('rect')].pop().getBBox(); "
+                                 "return String(t.x >= r.x && t.x + t.width <= r.x + r.width); })()"),
+                     "true");
+    ck_assert(strstr(page_string("document.querySelector('[data-piece=\"c2\"] title').textContent"), "L of East"));
+    const game_t *g = variants_find("jinxx-4p");
+    rng_t rng = {5};
+    for (int i = 0; i < 4; i++)
+        person_moves(g, &rng);
+    int plies = atoi(page_string("String(denham.game.moves.length)"));
+    int rows = atoi(page_string("String(document.querySelectorAll('#moves li').length)"));
+    ck_assert_msg(rows < plies, "%d rows for %d plies: the rolls are numbered", rows, plies);
+    ck_assert_str_eq(page_string("String([...document.querySelectorAll('#moves li')].every((li) => "
+                                 "/South|West|North|East/.test(li.querySelector('.mover').textContent)))"),
+                     "true");
+    ck_assert(cdp_screenshot(&browser, _i ? "build/screenshots/jinxx-4p-phone.png" : "build/screenshots/jinxx-4p-read.png"));
+}
+END_TEST
+
 Suite *suite_web(void)
 {
     Suite *s = suite_create("web");
@@ -754,6 +817,7 @@ Suite *suite_web(void)
     tcase_add_loop_test(tc, messages_inside_the_window, 0, 2);
     tcase_add_test(tc, game_survives_a_reload_a_link_and_a_file);
     tcase_add_loop_test(tc, the_end_drawn_and_the_board_read, 0, 2);
+    tcase_add_loop_test(tc, reading_the_board, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -27,6 +27,7 @@ const app = {
   lastError: null,
   busy: Promise.resolve(),
   replayGames: [],
+  turns: [], // per ply: {seat, chance} of the position before it (the move list's movers)
   settings: { movetime: 1000, skill: 20, threads: 1, multipv: 1 },
 };
 window.denham = app; // for tests and the curious
@@ -242,6 +243,7 @@ async function sync() {
   }
   app.state = state;
   app.legal = legal.moves;
+  app.turns[shownMoves().length] = { seat: state.turn, chance: state.chance };
   messages.at(positionCommand());
   render();
   persist();
@@ -291,7 +293,7 @@ function render() {
   }
   app.baseStatus = '';
   if (st && !st.result) {
-    const die = st.die ? `, rolled ${st.die}` : '';
+    const die = st.die ? ', the die shows' : '';
     const notes = (st.notes || []).join('; ');
     app.baseStatus = capitalise(`${seatName(st.turn)} to move${die}${st.chance ? ', the die to roll' : ''}${notes ? ' — ' + notes : ''}`);
   } else if (st) {
@@ -299,6 +301,16 @@ function render() {
   }
   status(app.baseStatus);
   $('fen-shown').textContent = st ? st.fen : '';
+  const die = $('die');
+  die.hidden = !(st && st.die && !st.result);
+  if (!die.hidden) {
+    die.textContent = st.die;
+    die.title = `The die shows ${st.die}`;
+    die.setAttribute('aria-label', `The die shows ${st.die.split('').join(' and ')}`);
+  }
+  // The move box's example: a move legal here, one with cells if any.
+  const example = app.legal.find((m) => m.clicks.length >= 2) || app.legal.find((m) => m.clicks.length) || app.legal[0];
+  $('move-input').placeholder = human && example ? `a move, e.g. ${example.move}` : 'a move';
   renderMoveList();
   renderPlot();
 }
@@ -321,16 +333,72 @@ function onSelect(selection, next) {
   else status(`${who}: ${selection.join('-')}`);
 }
 
+// The moves by turns: one row per turn, with its number and the mover; a
+// roll of the die belongs to the turn it starts, and is no move.
 function renderMoveList() {
   const ol = $('moves');
   ol.replaceChildren();
-  app.game.moves.forEach((m, i) => {
-    const li = document.createElement('li');
-    li.textContent = m;
-    if (app.view !== null && i === app.view - 1) li.className = 'current';
-    ol.append(li);
+  let row = null, seat = -1, n = 0;
+  const moves = app.game.moves;
+  moves.forEach((m, i) => {
+    const t = app.turns[i];
+    const mover = t ? t.seat : null;
+    if (!row || mover === null || mover !== seat || (t.chance && row.dataset.moved === '1')) {
+      row = document.createElement('li');
+      row.value = ++n;
+      const who = document.createElement('span');
+      who.className = 'mover';
+      if (mover !== null && app.layout) {
+        const sw = document.createElement('span');
+        sw.className = 'swatch';
+        sw.style.background = app.layout.colors[mover];
+        who.append(sw, ` ${seatName(mover)}`);
+      }
+      row.append(who);
+      ol.append(row);
+      seat = mover;
+    }
+    const span = document.createElement('span');
+    span.className = t && t.chance ? 'ply roll' : 'ply';
+    span.textContent = m;
+    span.dataset.ply = i + 1;
+    if (t && t.chance) span.title = `rolled ${m}`;
+    else row.dataset.moved = '1';
+    if (app.view !== null && i === app.view - 1) span.classList.add('current');
+    if (app.view !== null) {
+      span.tabIndex = 0;
+      span.setAttribute('role', 'button');
+      span.addEventListener('click', () => stepReplay(i + 1));
+    }
+    row.append(' ', span);
   });
-  ol.scrollTop = ol.scrollHeight;
+  const cur = ol.querySelector('.current');
+  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  else ol.scrollTop = ol.scrollHeight;
+  if (moves.length && moves.some((_, i) => !app.turns[i])) fillTurns();
+}
+
+// The movers of plies not seen by this page (a game opened, restored or
+// replayed): asked of the engine one ply at a time, behind other work.
+function fillTurns() {
+  if (app.fillingTurns) return;
+  app.fillingTurns = true;
+  const game = app.game;
+  const missing = game.moves.map((_, i) => i).filter((i) => !app.turns[i]);
+  exclusive(async () => {
+    try {
+      for (const ply of missing) {
+        if (app.game !== game) return;
+        await app.session.send(positionCommand(game.moves.slice(0, ply)));
+        const st = await app.session.describe('state');
+        app.turns[ply] = { seat: st.turn, chance: st.chance };
+      }
+      await app.session.send(positionCommand()); // the engine back at the page's position
+    } finally {
+      app.fillingTurns = false;
+    }
+    if (app.game === game) renderMoveList();
+  });
 }
 
 // After every change: roll the die, let Denham move, or wait for a person.
@@ -440,11 +508,12 @@ async function newGame(variant, start = 'startpos', moves = []) {
     await app.session.ask('isready', 'readyok');
     app.layout = await app.session.describe('layout');
     app.board.setLayout(app.layout);
-    $('board-wrap').style.aspectRatio = `${app.layout.width + 1.8} / ${app.layout.height + 1.8}`;
+    $('board-wrap').style.aspectRatio = String(app.board.aspect());
     if (app.seats.length !== app.layout.players) {
       app.seats = app.layout.seats.map((_, i) => (i === 0 ? 'human' : 'engine'));
     }
     app.game = { start, moves: [...moves] };
+    app.turns = [];
     app.view = null;
     app.evals = [];
     app.lines = [];
@@ -560,6 +629,7 @@ async function replayGame(i) {
   await exclusive(async () => {
     app.seats = app.layout.seats.map(() => 'human');
     app.game = { start: g.start, moves: g.moves };
+    app.turns = [];
     app.view = 0;
     renderSeats();
     await sync();
@@ -689,12 +759,14 @@ function wire() {
       await stopSearch();
       const before = app.game;
       app.game = { start: `fen ${fen}`, moves: [] };
+      app.turns = [];
       app.view = null;
       app.evals = [];
       try {
         await sync();
       } catch (err) {
         app.game = before;
+        app.turns = [];
         await sync();
         throw err;
       }

@@ -54,6 +54,18 @@ function rowLabels(layout) {
   return out;
 }
 
+// The drawing's extent: every cell, label and the marks round them, with a
+// margin (the layout's own width and height leave room that is not needed).
+function extent(layout, extraLabels) {
+  const reach = { square: 0.5, hex: 0.97, slot: 0.45, point: 0.45 };
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  const grow = (x, y, r) => { x0 = Math.min(x0, x - r); y0 = Math.min(y0, y - r); x1 = Math.max(x1, x + r); y1 = Math.max(y1, y + r); };
+  for (const c of layout.cells) grow(c.x, c.y, (reach[c.shape] || 0.5) + 0.2);
+  for (const l of [...(layout.labels || []), ...extraLabels]) grow(l.x, l.y, 0.45);
+  if (!Number.isFinite(x0)) return { x0: -PAD, y0: -PAD, x1: layout.width + PAD, y1: layout.height + PAD };
+  return { x0, y0, x1, y1 };
+}
+
 export class Board {
   constructor(container, onMove, onChoose, onSelect = () => {}) {
     this.container = container;
@@ -74,6 +86,7 @@ export class Board {
     this.layout = layout;
     this.cells = new Map(layout.cells.map((c) => [c.id, c]));
     this.rowLabels = rowLabels(layout);
+    this.box = extent(layout, this.rowLabels);
     this.selection = [];
     this.render();
   }
@@ -87,6 +100,8 @@ export class Board {
   }
 
   setFlipped(f) { this.flipped = f; this.render(); }
+  // Width over height of the drawing (for the box that holds it).
+  aspect() { return this.box ? (this.box.x1 - this.box.x0) / (this.box.y1 - this.box.y0) : 1; }
   setBestLine(clicks) {
     if (String(clicks) === String(this.bestLine)) return; // the same arrow: no redraw
     this.bestLine = clicks;
@@ -109,12 +124,15 @@ export class Board {
     const L = this.layout;
     if (!L) return;
     this.container.replaceChildren();
+    const b = this.box;
+    const [x0, y0] = this.flipped ? [L.width - b.x1, L.height - b.y1] : [b.x0, b.y0];
+    const w = b.x1 - b.x0, h = b.y1 - b.y0;
     const svg = el('svg', {
-      viewBox: `${-PAD} ${-PAD} ${L.width + 2 * PAD} ${L.height + 2 * PAD}`,
+      viewBox: `${x0} ${y0} ${w} ${h}`,
       role: 'img', 'aria-label': `${L.variant} board`,
     }, this.container);
     this.svg = svg;
-    el('rect', { class: 'board-bg', x: -PAD, y: -PAD, width: L.width + 2 * PAD, height: L.height + 2 * PAD, rx: 0.25 }, svg);
+    el('rect', { class: 'board-bg', x: x0, y: y0, width: w, height: h, rx: 0.25 }, svg);
     const g = el('g', {}, svg);
     for (const link of L.links || []) {
       const a = this.cells.get(link.a), b = this.cells.get(link.b);
@@ -176,26 +194,34 @@ export class Board {
     const [x, y] = this.at(c);
     const base = this.cellSize() * 0.92;
     const colors = this.layout.colors || [];
-    let top = null;
+    const names = (this.layout.seats || []).map((s) => s.name);
+    // Pieces also say what they are, for tests, screen readers and a
+    // pointer resting on them (bottom first).
+    const words = p.stack.map((q) => `${q.label || q.kind} of ${names[q.owner] || `seat ${q.owner + 1}`}`);
+    const mark = el('g', { 'data-piece': p.cell, 'data-stack': p.stack.map((q) => `${q.owner}:${q.kind}:${q.label || ''}`).join(',') }, g);
+    mark.setAttribute('aria-label', `${p.cell}: ${words.join(', ')}`);
+    el('title', {}, mark).textContent = `${p.cell}: ${words.join(', ')}${p.stack.length > 1 ? ' (bottom first)' : ''}`;
+    let top = null, topR = base;
     for (const piece of p.stack) {
       const r = base * (piece.size || 1);
       const fill = colors[piece.owner] || '#999';
       if (piece.kind === 'pyramid') {
-        el('rect', { x: x - r, y: y - r, width: 2 * r, height: 2 * r, rx: r * 0.25, fill, class: 'piece' }, g);
+        el('rect', { x: x - r, y: y - r, width: 2 * r, height: 2 * r, rx: r * 0.25, fill, class: 'piece' }, mark);
       } else {
-        el('circle', { cx: x, cy: y, r, fill, class: 'piece' }, g);
-        if (piece.kind === 'king') el('circle', { cx: x, cy: y, r: r * 0.55, fill: 'none', stroke: inkOn(fill), 'stroke-width': 0.05 }, g);
+        el('circle', { cx: x, cy: y, r, fill, class: 'piece' }, mark);
+        if (piece.kind === 'king') el('circle', { cx: x, cy: y, r: r * 0.55, fill: 'none', stroke: inkOn(fill), 'stroke-width': 0.05 }, mark);
       }
       top = piece;
+      topR = r;
     }
     if (top && top.label) {
-      const t = el('text', { x, y, class: 'piece-label', fill: inkOn(colors[top.owner]) }, g);
-      t.textContent = p.stack.length > 1 ? p.stack.map((q) => q.label).join('') : top.label;
-      if (p.stack.length > 1) t.setAttribute('font-size', '0.26');
+      // The top piece's label, inside it: in a stack each layer shows its
+      // owner's colour round it, and the title lists them all.
+      const t = el('text', { x, y, class: 'piece-label', fill: inkOn(colors[top.owner]) }, mark);
+      t.textContent = top.label;
+      const fit = (1.5 * topR) / Math.max(1, top.label.length * 0.62);
+      t.setAttribute('font-size', Math.min(0.42 * (base / 0.46), fit, 1.1 * topR).toFixed(3));
     }
-    // Pieces also say what they are, for tests and screen readers.
-    const mark = el('g', { 'data-piece': p.cell, 'data-stack': p.stack.map((q) => `${q.owner}:${q.kind}:${q.label || ''}`).join(',') }, g);
-    mark.setAttribute('aria-label', `${p.cell}: ${p.stack.map((q) => `${q.label || q.kind} of seat ${q.owner + 1}`).join(', ')}`);
   }
 
   // The moves whose clicks begin with the selection.
@@ -213,16 +239,22 @@ export class Board {
       const next = new Set();
       for (const m of this.matching()) if (m.clicks.length > this.selection.length) next.add(m.clicks[this.selection.length]);
       if (this.selection.length > 0) {
+        // Where the piece may go: a dot on an empty cell, a ring round a
+        // piece (shapes, not only colours).
+        const occupied = new Set((this.state && this.state.pieces || []).map((p) => p.cell));
         for (const id of next) {
           const [x, y] = this.at(this.cells.get(id));
-          el('circle', { cx: x, cy: y, r: size * 0.3, class: 'target', 'data-target': id }, g);
+          if (occupied.has(id)) el('circle', { cx: x, cy: y, r: size * 0.98, class: 'target target-ring', 'data-target': id }, g);
+          else el('circle', { cx: x, cy: y, r: size * 0.36, class: 'target', 'data-target': id }, g);
         }
-        // What the moves still possible would take.
+        // What the moves still possible would take: a ring and a cross.
         const taken = new Set();
         for (const m of this.matching()) for (const id of m.removes || []) taken.add(id);
         for (const id of taken) {
           const [x, y] = this.at(this.cells.get(id));
-          el('circle', { cx: x, cy: y, r: size * 0.8, class: 'removes' }, g);
+          const d = size * 0.5;
+          el('circle', { cx: x, cy: y, r: size * 0.8, class: 'removes', 'data-removes': id }, g);
+          el('path', { d: `M${x - d},${y - d}L${x + d},${y + d}M${x + d},${y - d}L${x - d},${y + d}`, class: 'removes-cross' }, g);
         }
       }
     }
