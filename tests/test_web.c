@@ -428,11 +428,9 @@ START_TEST(analysis_lines_best_move_and_plot)
     /* The lines are the engine's: each begins with a legal move here. */
     const game_t *g = variants_find("brandubh");
     record_t *r = page_record(g);
-    const char *first = page_string("document.querySelector('#analysis .line').textContent");
+    const char *first = page_string("document.querySelector('#analysis .line .pv').textContent");
     char move[16] = "";
-    const char *nodes = strstr(first, "nodes ");
-    ck_assert_ptr_nonnull(nodes);
-    sscanf(nodes + 6, "%15s", move);
+    sscanf(first, "%15s", move);
     ck_assert_msg(g->parse_move(&r->pos, move) != MOVE_NONE, "analysis line '%s'", first);
     /* A press, the board drawn anew (as each line of the analysis may do),
      * then the release: the press counts. */
@@ -798,6 +796,50 @@ START_TEST(reading_the_board)
 }
 END_TEST
 
+/* Issue 54, 1.6: a score says whose side it is for, a won Jinxx position
+ * reads as a win, Denham's own search is told apart from the analysis, and
+ * the plot has its zero line, axis and legend. */
+START_TEST(scores_and_plot)
+{
+    if (!have_browser)
+        return;
+    const game_t *g = variants_find("bolix");
+    open_variant("bolix");
+    set_control("movetime", "300");
+    set_control("preset", "first");
+    ck_assert(page_waits_for_a_person());
+    rng_t rng = {6};
+    person_moves(g, &rng); /* Denham answers */
+    ck_assert(cdp_wait(&browser, "document.getElementById('analysis').dataset.kind === 'move'", WAIT_MS));
+    ck_assert(strstr(page_string("document.querySelector('#analysis .lines-head').textContent"), "Denham's own search"));
+    const char *score = page_string("document.querySelector('#analysis .score').textContent");
+    ck_assert_msg(strncmp(score, "Black ", 6) == 0 || strncmp(score, "White ", 6) == 0, "score '%s' names no side", score);
+    click("#analyse");
+    ck_assert(cdp_wait(&browser, "document.getElementById('analysis').dataset.kind === 'analysis' && "
+                                 "!!document.querySelector('#analysis .line')", WAIT_MS));
+    ck_assert(strstr(page_string("document.querySelector('#analysis .lines-head').textContent"), "Analysis"));
+    score = page_string("document.querySelector('#analysis .score').textContent");
+    ck_assert_msg(strncmp(score, "Black ", 6) == 0 || strncmp(score, "White ", 6) == 0, "score '%s' names no side", score);
+    ck_assert(cdp_wait(&browser, "Number(document.getElementById('plot').dataset.points) >= 2", WAIT_MS));
+    ck_assert_str_eq(page_string("String(!!document.querySelector('#plot .plot-zero') && "
+                                 "[...document.querySelectorAll('#plot text')].some((t) => t.textContent.includes('Black ahead')) && "
+                                 "[...document.querySelectorAll('#plot text')].some((t) => t.textContent.includes('White ahead')) && "
+                                 "!!document.querySelector('#plot .plot-dot.own') && !!document.querySelector('#plot .plot-dot:not(.own)'))"),
+                     "true");
+    click("#analyse");
+    ck_assert(cdp_wait(&browser, "(async () => { await denham.busy; return !denham.searching; })()", WAIT_MS));
+    ck_assert(cdp_screenshot(&browser, "build/screenshots/scores.png"));
+    /* A certain win in a game with a die: a win, not +100.00. */
+    open_variant("jinxx");
+    ck_assert_str_eq(page_string("import('./analysis.js').then((m) => m.scoreWords({ kind: 'cp', value: 10000 }, "
+                                 "denham.layout, 1).text)"),
+                     "North wins");
+    ck_assert_str_eq(page_string("import('./analysis.js').then((m) => m.scoreWords({ kind: 'cp', value: -250 }, "
+                                 "denham.layout, 1).text)"),
+                     "South +2.50");
+}
+END_TEST
+
 Suite *suite_web(void)
 {
     Suite *s = suite_create("web");
@@ -818,6 +860,7 @@ Suite *suite_web(void)
     tcase_add_test(tc, game_survives_a_reload_a_link_and_a_file);
     tcase_add_loop_test(tc, the_end_drawn_and_the_board_read, 0, 2);
     tcase_add_loop_test(tc, reading_the_board, 0, 2);
+    tcase_add_test(tc, scores_and_plot);
     suite_add_tcase(s, tc);
     return s;
 }

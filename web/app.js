@@ -7,6 +7,7 @@ import { Board } from './board.js';
 import { EngineSession } from './session.js';
 import { Messages, capitalise } from './messages.js';
 import * as record from './record.js';
+import { parseInfo, centipawns, renderLines, renderPlot as drawPlot } from './analysis.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -20,7 +21,7 @@ const app = {
   game: { start: 'startpos', moves: [] }, // the moves played, in the game's notation
   view: null, // in replay: how many of the moves are shown
   seats: [], // 'human' or 'engine', per seat
-  evals: [], // per ply: centipawns for player 1's side, or null
+  evals: [], // per ply: {cp (for the side to move), mover, own (Denham's search for its move)}
   lines: [], // the analysis lines (MultiPV)
   searching: null, // {kind: 'move'|'analysis', token}
   token: 0,
@@ -70,38 +71,6 @@ function onEngineLine(line) {
   if (line.startsWith('info ') && / pv /.test(line) && app.searching) readInfo(line);
 }
 
-function parseInfo(line) {
-  const w = line.split(' ');
-  const info = { multipv: 1, pv: [] };
-  for (let i = 1; i < w.length; i++) {
-    const k = w[i];
-    if (k === 'pv') { info.pv = w.slice(i + 1); break; }
-    if (k === 'score') {
-      info.kind = w[i + 1];
-      info.value = parseInt(w[i + 2], 10);
-      i += 2;
-      if (w[i + 1] === 'lowerbound' || w[i + 1] === 'upperbound') info.bound = w[++i];
-    } else if (['depth', 'seldepth', 'multipv', 'nodes', 'nps', 'time', 'hashfull', 'tbhits'].includes(k)) {
-      info[k] = parseInt(w[++i], 10);
-    } else if (k === 'currmove' || k === 'currmovenumber' || k === 'string') {
-      return null;
-    }
-  }
-  return info.depth ? info : null;
-}
-
-function scoreText(info) {
-  if (info.kind === 'mate') return `#${info.value}`;
-  const v = (info.value / 100).toFixed(2);
-  return info.value > 0 ? `+${v}` : v;
-}
-
-// Centipawns for the side to move, mates as +-10000 less their distance.
-function centipawns(info) {
-  if (info.kind === 'mate') return info.value > 0 ? 10000 - info.value : -10000 - info.value;
-  return info.value;
-}
-
 function readInfo(line) {
   const info = parseInfo(line);
   if (!info || info.bound) return;
@@ -111,58 +80,26 @@ function readInfo(line) {
   if (info.multipv === 1) {
     const first = app.legal.find((m) => m.move === info.pv[0]);
     app.board.setBestLine(first && first.clicks.length >= 2 ? first.clicks : null);
-    recordEval(shownMoves().length, centipawns(info));
+    recordEval(shownMoves().length, centipawns(info), app.searching && app.searching.kind === 'move');
   }
 }
 
-function recordEval(ply, cp) {
+// An evaluation of the position at ply (for its side to move); own: from
+// Denham's search for its move, not the analysis.
+function recordEval(ply, cp, own = false) {
   if (!app.state || !app.layout) return;
-  const team = app.layout.seats[app.state.turn].team;
-  const forFirst = team === app.layout.seats[0].team ? cp : -cp;
-  app.evals[ply] = Math.max(-1000, Math.min(1000, forFirst));
+  app.evals[ply] = { cp, mover: app.state.turn, own };
   renderPlot();
 }
 
 function renderAnalysis() {
-  const box = $('analysis');
-  box.replaceChildren();
-  for (const info of app.lines) {
-    if (!info) continue;
-    const div = document.createElement('div');
-    div.className = 'line';
-    const score = document.createElement('span');
-    score.className = 'score';
-    score.textContent = scoreText(info);
-    div.append(score, ` d${info.depth} ${info.nodes ?? ''} nodes  ${info.pv.slice(0, 12).join(' ')}`);
-    div.dataset.multipv = info.multipv;
-    box.append(div);
-  }
+  const kind = app.searching ? app.searching.kind : app.linesKind;
+  if (app.searching) app.linesKind = app.searching.kind;
+  renderLines($('analysis'), app.lines, kind, app.layout, app.state ? app.state.turn : 0);
 }
 
 function renderPlot() {
-  const svg = $('plot');
-  svg.replaceChildren();
-  const n = Math.max(app.game.moves.length, 1);
-  const ns = 'http://www.w3.org/2000/svg';
-  const axis = document.createElementNS(ns, 'line');
-  Object.entries({ x1: 0, y1: 50, x2: 300, y2: 50, stroke: '#bbb', 'stroke-width': 0.5 }).forEach(([k, v]) => axis.setAttribute(k, v));
-  svg.append(axis);
-  const pts = [];
-  app.evals.forEach((cp, ply) => {
-    if (cp === null || cp === undefined) return;
-    const x = (ply / n) * 300, y = 50 - (Math.tanh(cp / 400) * 45);
-    pts.push(`${x.toFixed(1)},${y.toFixed(1)}`);
-  });
-  if (pts.length) {
-    const line = document.createElementNS(ns, 'polyline');
-    Object.entries({ points: pts.join(' '), fill: 'none', stroke: '#b5651d', 'stroke-width': 1.5 }).forEach(([k, v]) => line.setAttribute(k, v));
-    svg.append(line);
-  }
-  const at = shownMoves().length;
-  const cursor = document.createElementNS(ns, 'line');
-  Object.entries({ x1: (at / n) * 300, y1: 0, x2: (at / n) * 300, y2: 100, stroke: '#1d6fd6', 'stroke-width': 0.8 }).forEach(([k, v]) => cursor.setAttribute(k, v));
-  svg.append(cursor);
-  svg.dataset.points = String(pts.length);
+  drawPlot($('plot'), app.evals, Math.max(app.game.moves.length, 1), shownMoves().length, app.layout);
 }
 
 // ---- searches ----
@@ -653,9 +590,7 @@ function evaluateReplay(g) {
       await app.session.ask('go depth 5', 'bestmove', 60000);
       app.session.lineHandlers.splice(app.session.lineHandlers.indexOf(seen), 1);
       if (last) {
-        const team = app.layout.seats[st.turn].team;
-        const cp = centipawns(last);
-        app.evals[ply] = Math.max(-1000, Math.min(1000, team === app.layout.seats[0].team ? cp : -cp));
+        app.evals[ply] = { cp: centipawns(last), mover: st.turn, own: false };
         renderPlot();
       }
     });
