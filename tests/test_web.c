@@ -389,8 +389,7 @@ START_TEST(match_games_replayed)
      * board) would land elsewhere. */
     free(cdp_call(&browser, true, "Emulation.setDeviceMetricsOverride",
                   "{\"width\":1280,\"height\":1800,\"deviceScaleFactor\":1,\"mobile\":false}", 10000));
-    click("details:has(#replay-next) > summary"); /* open the replay panel, as a person would */
-    ck_assert(cdp_wait(&browser, "document.querySelector('details:has(#replay-next)').open", 10000));
+    assert_in_view("#replay-bar");
     int total = atoi(page_string("String(denham.game.moves.length)"));
     ck_assert_int_gt(total, 4);
     for (int k = 1; k <= total; k++) {
@@ -765,7 +764,7 @@ START_TEST(reading_the_board)
     assert_message("#status", "now where it goes");
     free(cdp_eval(&browser, "(denham.board.clearSelection(), true)", 10000));
     /* The glyphs of the replay buttons: in the fonts every Debian has. */
-    ck_assert_str_eq(page_string("String([...document.querySelectorAll('#replay-panel button')].every((b) => "
+    ck_assert_str_eq(page_string("String([...document.querySelectorAll('#replay-bar button')].every((b) => "
                                  "[...b.textContent].every((ch) => ch.codePointAt(0) < 0x2600)))"),
                      "true");
     ck_assert_str_eq(page_string("getComputedStyle(document.getElementById('fen-shown')).wordBreak"), "normal");
@@ -840,6 +839,76 @@ START_TEST(scores_and_plot)
 }
 END_TEST
 
+/* Issue 54, 1.7: a replay. Three quick clicks on ▶ are three steps, drawn
+ * while the plot's searches still wait behind them; a click on the board
+ * says why it takes no move; the seats stay as they were; the game in
+ * progress is kept ("Back to my game"), and "Play from here" plays on. */
+START_TEST(replay_fast_and_not_silent)
+{
+    if (!have_browser)
+        return;
+    const char *out = shell("./denham-match --variant brandubh --engine name=a cmd=./denham depth=3 --engine name=b "
+                            "cmd=./denham depth=1 --games 1 --openings random:2 --seed 9 --quiet "
+                            "--games-file build/web_replay_fast.txt 2>&1; echo status $?");
+    ck_assert_msg(strstr(out, "status 0"), "%s", out);
+    const game_t *g = variants_find("brandubh");
+    open_variant("brandubh");
+    set_control("preset", "people");
+    ck_assert(page_waits_for_a_person());
+    rng_t rng = {7};
+    person_moves(g, &rng);
+    person_moves(g, &rng);
+    set_control("preset", "first");
+    ck_assert(page_waits_for_a_person());
+    char mine[1024], seats[64];
+    snprintf(mine, sizeof mine, "%s", page_string("denham.game.moves.join(' ')"));
+    snprintf(seats, sizeof seats, "%s", page_string("denham.seats.join(',')"));
+    char path[512];
+    ck_assert(getcwd(path, sizeof path - 64));
+    strcat(path, "/build/web_replay_fast.txt");
+    ck_assert(cdp_set_file(&browser, "#games-file", path));
+    ck_assert(cdp_wait(&browser, "denham.view === 0 && !document.getElementById('replay-bar').hidden", WAIT_MS));
+    assert_message("#replay-where", "Replay");
+    ck_assert_int_gt(atoi(page_string("String(denham.game.moves.length)")), 6);
+    /* Three quick clicks: three steps, the plot's searches still behind. */
+    for (int k = 0; k < 3; k++)
+        click("#replay-next");
+    ck_assert_msg(cdp_wait(&browser, "denham.view === 3", WAIT_MS), "%s",
+                  page_string("JSON.stringify({view: denham.view, fg: denham.jobs.fg.length, bg: denham.jobs.bg.length, "
+                              "running: denham.jobs.running, error: denham.messages.errorText, status: "
+                              "document.getElementById('status').textContent})"));
+    ck_assert_msg(atoi(page_string("String(denham.jobs.bg.length)")) > 0, "the steps waited for the whole plot");
+    assert_message("#replay-where", "move 3 of");
+    /* The board in a replay takes no move, and says so. */
+    char sel[64];
+    snprintf(sel, sizeof sel, "[data-cell=\"%s\"]", page_string("denham.state.pieces[0].cell"));
+    click(sel);
+    assert_message("#status", "This is a replay");
+    ck_assert_int_eq(atoi(page_string("String(denham.view)")), 3);
+    ck_assert_str_eq(page_string("denham.seats.join(',')"), seats);
+    /* Back to the game in progress, as it was. */
+    click("#replay-back-to-game");
+    ck_assert(cdp_wait(&browser, "denham.view === null && document.getElementById('replay-bar').hidden", WAIT_MS));
+    ck_assert(page_waits_for_a_person());
+    ck_assert_str_eq(page_string("denham.game.moves.join(' ')"), mine);
+    ck_assert_str_eq(page_string("denham.seats.join(',')"), seats);
+    assert_board_matches(g, page_record(g));
+    /* Play on from a replayed position. */
+    ck_assert(cdp_set_file(&browser, "#games-file", path));
+    ck_assert(cdp_wait(&browser, "denham.view === 0 && !document.getElementById('replay-bar').hidden", WAIT_MS));
+    click("#replay-next");
+    click("#replay-next");
+    ck_assert(cdp_wait(&browser, "denham.view === 2", WAIT_MS));
+    char first[256];
+    snprintf(first, sizeof first, "%s", page_string("denham.game.moves.slice(0, 2).join(' ')"));
+    click("#replay-play-here");
+    ck_assert(cdp_wait(&browser, "denham.view === null", WAIT_MS));
+    ck_assert(page_waits_for_a_person());
+    ck_assert_str_eq(page_string("denham.game.moves.slice(0, 2).join(' ')"), first);
+    assert_board_matches(g, page_record(g));
+}
+END_TEST
+
 Suite *suite_web(void)
 {
     Suite *s = suite_create("web");
@@ -861,6 +930,7 @@ Suite *suite_web(void)
     tcase_add_loop_test(tc, the_end_drawn_and_the_board_read, 0, 2);
     tcase_add_loop_test(tc, reading_the_board, 0, 2);
     tcase_add_test(tc, scores_and_plot);
+    tcase_add_test(tc, replay_fast_and_not_silent);
     suite_add_tcase(s, tc);
     return s;
 }

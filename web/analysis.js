@@ -126,10 +126,10 @@ export function renderPlot(plot, evals, n, at, layout) {
   svg('text', { x: L + 1, y: T - 3, class: 'plot-text' }, plot).textContent = up;
   if (two) svg('text', { x: L + 1, y: B + 8, class: 'plot-text' }, plot).textContent = `${clean(layout.teams[1])} ahead ↓`;
   // Which points are whose: the analysis filled, Denham's own search hollow.
-  svg('circle', { cx: 196, cy: T - 5.5, r: 1.6, class: 'plot-dot' }, plot);
-  svg('text', { x: 199, y: T - 3, class: 'plot-text' }, plot).textContent = 'analysis';
-  svg('circle', { cx: 232, cy: T - 5.5, r: 1.6, class: 'plot-dot own' }, plot);
-  svg('text', { x: 235, y: T - 3, class: 'plot-text' }, plot).textContent = "Denham's search";
+  svg('circle', { cx: 170, cy: T - 5.5, r: 1.6, class: 'plot-dot' }, plot);
+  svg('text', { x: 173, y: T - 3, class: 'plot-text' }, plot).textContent = 'analysis';
+  svg('circle', { cx: 212, cy: T - 5.5, r: 1.6, class: 'plot-dot own' }, plot);
+  svg('text', { x: 215, y: T - 3, class: 'plot-text' }, plot).textContent = "Denham's moves";
   // The axis: move numbers (plies) along the bottom.
   const step = Math.max(1, Math.ceil(n / 6 / 5) * 5);
   for (let p = step; p < n; p += step) {

@@ -39,13 +39,34 @@ let messages = null;
 function showError(message, opts) { messages.error(capitalise(message), opts); }
 function status(text) { messages.status(text); }
 
-// Runs engine work one piece at a time, in the order asked. A failure is
-// shown (never left unhandled): the promise returned always resolves.
-function exclusive(fn) {
-  const run = app.busy.then(fn, fn);
-  app.busy = run.catch((err) => showError(err.message));
-  return app.busy;
+// Engine work runs one piece at a time: what a person asked for first, in
+// the order asked, then background work (a replayed game's plot, the
+// movers of an opened game), one short piece at a time, whose running
+// search is stopped when a person asks for something. A failure is shown
+// (never left unhandled): the promises returned always resolve. app.busy
+// resolves when nothing is left to do.
+const jobs = { fg: [], bg: [], running: false, stopBackground: null };
+
+function schedule(list, fn) {
+  return new Promise((resolve) => {
+    list.push({ fn, resolve });
+    if (list === jobs.fg && jobs.stopBackground) jobs.stopBackground();
+    if (jobs.running) return;
+    jobs.running = true;
+    app.busy = (async () => {
+      while (jobs.fg.length || jobs.bg.length) {
+        const job = jobs.fg.length ? jobs.fg.shift() : jobs.bg.shift();
+        try { await job.fn(); } catch (err) { showError(err.message); }
+        job.resolve();
+      }
+      jobs.running = false;
+    })();
+  });
 }
+
+app.jobs = jobs; // for tests
+function exclusive(fn) { return schedule(jobs.fg, fn); }
+function background(fn) { return schedule(jobs.bg, fn); }
 
 function shownMoves() { return app.view === null ? app.game.moves : app.game.moves.slice(0, app.view); }
 
@@ -159,10 +180,13 @@ async function engineMove() {
 
 async function startAnalysis() {
   if (!$('analyse').checked || app.searching || !app.state || app.state.result || app.state.chance) return;
+  if (app.view === null && app.seats[app.state.turn] !== 'human') return;
   const token = ++app.token;
   app.lines = [];
+  await app.session.send(positionCommand()); // background work may have moved the engine elsewhere
   app.searching = { kind: 'analysis', token, answer: app.session.expect('bestmove', 24 * 3600 * 1000) };
   app.searching.answer.catch(() => {});
+  renderAnalysis();
   await app.session.send('go infinite');
 }
 
@@ -309,9 +333,16 @@ function renderMoveList() {
     }
     row.append(' ', span);
   });
+  // The list scrolls, never the page (a click on its way would miss).
   const cur = ol.querySelector('.current');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
-  else ol.scrollTop = ol.scrollHeight;
+  if (cur) {
+    const row = cur.closest('li');
+    if (row.offsetTop < ol.scrollTop || row.offsetTop + row.offsetHeight > ol.scrollTop + ol.clientHeight) {
+      ol.scrollTop = row.offsetTop - ol.clientHeight / 2;
+    }
+  } else {
+    ol.scrollTop = ol.scrollHeight;
+  }
   if (moves.length && moves.some((_, i) => !app.turns[i])) fillTurns();
 }
 
@@ -322,7 +353,7 @@ function fillTurns() {
   app.fillingTurns = true;
   const game = app.game;
   const missing = game.moves.map((_, i) => i).filter((i) => !app.turns[i]);
-  exclusive(async () => {
+  background(async () => {
     try {
       for (const ply of missing) {
         if (app.game !== game) return;
@@ -335,6 +366,7 @@ function fillTurns() {
       app.fillingTurns = false;
     }
     if (app.game === game) renderMoveList();
+    await startAnalysis();
   });
 }
 
@@ -452,6 +484,9 @@ async function newGame(variant, start = 'startpos', moves = []) {
     app.game = { start, moves: [...moves] };
     app.turns = [];
     app.view = null;
+    app.viewWanted = null;
+    app.replaying = null;
+    updateReplayWhere();
     app.evals = [];
     app.lines = [];
     app.lastLegalEntry = null;
@@ -558,58 +593,132 @@ function loadGames(text) {
   return replayGame(0);
 }
 
+// A replayed game is shown beside the game in progress, never instead of
+// it: "Back to my game" returns to it, "Play from here" plays on from the
+// position shown (the game in progress then kept for Back).
 async function replayGame(i) {
   const g = app.replayGames[i];
   if (!g) return;
-  app.seats = [];
+  if (app.view === null && app.layout && app.game.moves.length) {
+    app.myGame = { variant: app.layout.variant, game: app.game, seats: app.seats, turns: app.turns, evals: app.evals };
+  }
   await newGame(g.variant, g.start);
   await exclusive(async () => {
-    app.seats = app.layout.seats.map(() => 'human');
+    await stopSearch();
     app.game = { start: g.start, moves: g.moves };
+    app.replaying = g;
     app.turns = [];
+    app.evals = [];
     app.view = 0;
-    renderSeats();
+    app.viewWanted = 0;
     await sync();
     updateReplayWhere();
   });
   evaluateReplay(g);
 }
 
-// The evaluation plot of a replayed game: a short search of every position.
+// The evaluation plot of a replayed game: a short search of every
+// position, in the background (a step is never kept waiting by it).
 function evaluateReplay(g) {
   const moves = g.moves;
-  for (let ply = 0; ply <= moves.length; ply++) {
-    exclusive(async () => {
-      if (app.game.moves !== moves) return; // another game meanwhile
-      await app.session.send(positionCommand(moves.slice(0, ply)));
-      const st = await app.session.describe('state');
-      if (st.result || st.chance) return;
-      let last = null;
-      const seen = (line) => { if (line.startsWith('info depth')) last = parseInfo(line) || last; };
-      app.session.lineHandlers.push(seen);
+  const one = (ply) => background(async () => {
+    if (app.game.moves !== moves) return; // another game meanwhile
+    await stopSearch();
+    await app.session.send(positionCommand(moves.slice(0, ply)));
+    const st = await app.session.describe('state');
+    if (st.result || st.chance) return;
+    let last = null, stopped = false;
+    const seen = (line) => { if (line.startsWith('info depth')) last = parseInfo(line) || last; };
+    app.session.lineHandlers.push(seen);
+    jobs.stopBackground = () => { stopped = true; jobs.stopBackground = null; app.session.send('stop').catch(() => {}); };
+    try {
       await app.session.ask('go depth 5', 'bestmove', 60000);
+    } finally {
+      jobs.stopBackground = null;
       app.session.lineHandlers.splice(app.session.lineHandlers.indexOf(seen), 1);
-      if (last) {
-        app.evals[ply] = { cp: centipawns(last), mover: st.turn, own: false };
-        renderPlot();
-      }
-    });
-  }
-  exclusive(() => sync());
+    }
+    await app.session.send(positionCommand()); // the engine back at the page's position
+    if (stopped) { one(ply); return; } // cut short for a person: again, later
+    if (last && app.game.moves === moves) {
+      app.evals[ply] = { cp: centipawns(last), mover: st.turn, own: false };
+      renderPlot();
+    }
+  });
+  for (let ply = 0; ply <= moves.length; ply++) one(ply);
+  background(startAnalysis);
 }
 
+// A step of the replay: where to go is decided at the click (three quick
+// clicks are three steps), the drawing follows as soon as the engine is
+// free; steps still queued are drawn once, at the last.
 function stepReplay(to) {
   if (app.view === null) return Promise.resolve();
+  app.viewWanted = Math.max(0, Math.min(app.game.moves.length, to));
+  const t0 = performance.now();
   return exclusive(async () => {
-    app.view = Math.max(0, Math.min(app.game.moves.length, to));
+    if (app.view === null || app.viewWanted === null || app.viewWanted === app.view) return;
+    await stopSearch();
+    app.view = app.viewWanted;
     app.lastLegalEntry = null;
     await sync();
     updateReplayWhere();
+    app.lastStepMs = performance.now() - t0; // for bench_denham web
+    await startAnalysis();
   });
 }
 
+// The replay's position as the person last asked for it.
+function viewWanted() { return app.viewWanted ?? app.view; }
+
 function updateReplayWhere() {
-  $('replay-where').textContent = app.view === null ? '' : `move ${app.view} of ${app.game.moves.length}`;
+  const bar = $('replay-bar');
+  bar.hidden = app.view === null;
+  if (app.view === null) return;
+  const g = app.replaying;
+  $('replay-where').textContent = `Replay${g ? ` of #${g.index} ${g.p1} vs ${g.p2}` : ''}: move ${app.view} of ${app.game.moves.length}`;
+  $('replay-back-to-game').hidden = !app.myGame;
+}
+
+// Leaves a replay: back to the game in progress when there was one.
+function backToMyGame() {
+  const mine = app.myGame;
+  app.myGame = null;
+  app.replaying = null;
+  if (!mine) { playFromHere(); return Promise.resolve(); }
+  return newGame(mine.variant, mine.game.start, mine.game.moves).then(() => exclusive(async () => {
+    app.seats = mine.seats.length === app.layout.players ? mine.seats : app.seats;
+    renderSeats();
+    render();
+    persist();
+  })).then(() => exclusive(advance));
+}
+
+// Plays on from the replayed position: it becomes the game (the one in
+// progress before stays for "Back to my game" no more: it was asked for).
+function playFromHere() {
+  return exclusive(async () => {
+    await stopSearch();
+    if (app.view === null) return;
+    app.game = { start: app.game.start, moves: app.game.moves.slice(0, app.view) };
+    app.view = null;
+    app.viewWanted = null;
+    app.replaying = null;
+    app.myGame = null;
+    app.evals.length = app.game.moves.length + 1;
+    await sync();
+    updateReplayWhere();
+    status(`${app.baseStatus} (played on from the replay)`);
+  }).then(() => exclusive(advance));
+}
+
+// A click on the board when it takes none: why.
+function idleClick() {
+  const st = app.state;
+  if (!st) return;
+  if (app.view !== null) status(`This is a replay: the board shows move ${app.view} of ${app.game.moves.length}. "Play from here" to play on from it${app.myGame ? ', "Back to my game" to return' : ''}.`);
+  else if (st.result) status(`The game is over (${resultText(st)}). New game, Undo, or Open another.`);
+  else if (st.chance) status('The die is being rolled…');
+  else if (app.seats[st.turn] === 'engine') status(`${capitalise(seatName(st.turn))} is Denham's to play: wait for its move, or make the seat "a person" under Players.`);
 }
 
 // ---- controls ----
@@ -696,6 +805,7 @@ function wire() {
       app.game = { start: `fen ${fen}`, moves: [] };
       app.turns = [];
       app.view = null;
+      app.viewWanted = null;
       app.evals = [];
       try {
         await sync();
@@ -744,6 +854,7 @@ function wire() {
   }).then(() => exclusive(advance)));
   $('games-file').addEventListener('change', async (e) => {
     const file = e.target.files[0];
+    e.target.value = ''; // the same file chosen again is read again
     if (!file) return;
     if (file.size > 20 * 1024 * 1024) { showError('That file is larger than 20 MB.'); return; }
     try { await loadGames(await file.text()); } catch (err) { showError(err.message); }
@@ -753,13 +864,17 @@ function wire() {
   });
   $('games-list').addEventListener('change', (e) => replayGame(parseInt(e.target.value, 10)));
   $('replay-start').addEventListener('click', () => stepReplay(0));
-  $('replay-back').addEventListener('click', () => stepReplay(app.view - 1));
-  $('replay-next').addEventListener('click', () => stepReplay(app.view + 1));
+  $('replay-back').addEventListener('click', () => stepReplay(viewWanted() - 1));
+  $('replay-next').addEventListener('click', () => stepReplay(viewWanted() + 1));
   $('replay-end').addEventListener('click', () => stepReplay(app.game.moves.length));
+  $('replay-play-here').addEventListener('click', playFromHere);
+  $('replay-back-to-game').addEventListener('click', backToMyGame);
   document.addEventListener('keydown', (e) => {
     if (e.target.closest('input, textarea, select')) return;
-    if (e.key === 'ArrowLeft') stepReplay(app.view - 1);
-    else if (e.key === 'ArrowRight') stepReplay(app.view + 1);
+    if (e.key === 'ArrowLeft' && app.view !== null) stepReplay(viewWanted() - 1);
+    else if (e.key === 'ArrowRight' && app.view !== null) stepReplay(viewWanted() + 1);
+    else if (e.key === 'Home' && app.view !== null) stepReplay(0);
+    else if (e.key === 'End' && app.view !== null) stepReplay(app.game.moves.length);
     else if (e.key === 'Escape') { $('chooser').hidden = true; app.board.clearSelection(); }
     else if (e.key === 'f') $('flip').click();
     else if (e.key === 'u') $('undo').click();
@@ -788,7 +903,7 @@ function onEngineState(info) {
 async function main() {
   messages = new Messages($('status'), $('error'), $('error-text'), $('error-close'));
   app.messages = messages;
-  app.board = new Board($('board'), playMove, chooseBetween, onSelect);
+  app.board = new Board($('board'), playMove, chooseBetween, onSelect, idleClick);
   wire();
   app.session.lineHandlers.push(onEngineLine);
   app.session.stateHandlers.push(onEngineState);

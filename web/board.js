@@ -67,7 +67,8 @@ function extent(layout, extraLabels) {
 }
 
 export class Board {
-  constructor(container, onMove, onChoose, onSelect = () => {}) {
+  constructor(container, onMove, onChoose, onSelect = () => {}, onIdleClick = () => {}) {
+    this.onIdleClick = onIdleClick; // () => void: a click when the board takes none
     this.container = container;
     this.onMove = onMove; // (moveText) => void
     this.onChoose = onChoose; // (moves, cancel) => void: several moves share the clicks
@@ -128,7 +129,7 @@ export class Board {
     const [x0, y0] = this.flipped ? [L.width - b.x1, L.height - b.y1] : [b.x0, b.y0];
     const w = b.x1 - b.x0, h = b.y1 - b.y0;
     const svg = el('svg', {
-      viewBox: `${x0} ${y0} ${w} ${h}`,
+      viewBox: `${x0} ${y0} ${w} ${h}`, preserveAspectRatio: 'xMidYMin meet',
       role: 'img', 'aria-label': `${L.variant} board`,
     }, this.container);
     this.svg = svg;
@@ -284,7 +285,7 @@ export class Board {
   }
 
   click(id) {
-    if (!this.enabled) return;
+    if (!this.enabled) { this.onIdleClick(id); return; }
     let prefix = [...this.selection, id];
     if (this.matching(prefix).length === 0) {
       // Not a continuation: start again from this cell, or let go.
