@@ -909,6 +909,155 @@ START_TEST(replay_fast_and_not_silent)
 }
 END_TEST
 
+/* Issue 54, 1.8: a tab over --max-sessions says so on the board, in view
+ * at both sizes, with a button to try again that works once a place is
+ * free. (The browser logs the refused request, 503: the only error the
+ * page may show here.) */
+START_TEST(over_max_sessions)
+{
+    if (!have_browser)
+        return;
+    reply_t r;
+    char ids[4][33];
+    for (int i = 0; i < 4; i++) {
+        ck_assert(http_request(server.port, "POST", "/api/sessions", NULL, NULL, &r));
+        ck_assert_int_eq(r.status, 201);
+        ck_assert(json_string_at(json_member(r.body, "id"), ids[i], sizeof ids[i]));
+    }
+    for (int k = 0; k < 2; k++) {
+        window_size(sizes[k][0], sizes[k][1]);
+        ck_assert(cdp_navigate(&browser, "about:blank"));
+        ck_assert(cdp_navigate(&browser, base_url));
+        assert_message("#no-engine", "Every engine is taken");
+        assert_in_view("#no-engine-retry");
+    }
+    char path[128];
+    snprintf(path, sizeof path, "/api/sessions/%s", ids[0]);
+    ck_assert(http_request(server.port, "DELETE", path, NULL, NULL, &r) && r.status == 200);
+    int64_t deadline = timeman_now_ms() + 10000;
+    while (timeman_now_ms() < deadline && children_of(server.pid) > 3)
+        usleep(50 * 1000);
+    click("#no-engine-retry");
+    ck_assert(cdp_wait(&browser, "document.body.dataset.ready === 'true'", WAIT_MS));
+    ck_assert(cdp_wait(&browser, "document.getElementById('no-engine').hidden", WAIT_MS));
+    ck_assert_int_gt(atoi(page_string("String(document.querySelectorAll('#variant option').length)")), 4);
+    free(cdp_eval(&browser, "true", 10000));
+    char errors[sizeof browser.errors];
+    snprintf(errors, sizeof errors, "%s", cdp_errors(&browser));
+    for (char *line = strtok(errors, "\n"); line; line = strtok(NULL, "\n"))
+        ck_assert_msg(strstr(line, "503"), "an error other than the refusal: %s", line);
+    cdp_clear_errors(&browser);
+    for (int i = 1; i < 4; i++) {
+        snprintf(path, sizeof path, "/api/sessions/%s", ids[i]);
+        http_request(server.port, "DELETE", path, NULL, NULL, &r);
+    }
+    window_size(1280, 800);
+}
+END_TEST
+
+/* Issue 54, 1.9: the Engine panel's four boxes, each under its label, in
+ * two even columns. */
+START_TEST(engine_panel_layout)
+{
+    if (!have_browser)
+        return;
+    open_variant("brax");
+    ck_assert_str_eq(page_string("(() => { const r = ['movetime', 'skill', 'threads', 'multipv'].map((id) => "
+                                 "document.getElementById(id).getBoundingClientRect()); "
+                                 "const labels = ['movetime', 'skill', 'threads', 'multipv'].map((id) => "
+                                 "document.getElementById(id).closest('label').getBoundingClientRect()); "
+                                 "const near = (a, b) => Math.abs(a - b) < 1.5; "
+                                 "return String(near(r[0].left, r[2].left) && near(r[1].left, r[3].left) && near(r[0].top, r[1].top) "
+                                 "&& near(r[2].top, r[3].top) && r.every((x, i) => x.top > labels[i].top + 8) && "
+                                 "near(r[0].width, r[1].width)); })()"),
+                     "true");
+}
+END_TEST
+
+/* Presses a key (keyDown and keyUp) on whatever has the focus. */
+static void press(const char *key, int code)
+{
+    char params[256];
+    snprintf(params, sizeof params, "{\"type\":\"rawKeyDown\",\"key\":\"%s\",\"code\":\"%s\",\"windowsVirtualKeyCode\":%d}",
+             key, key, code);
+    free(cdp_call(&browser, true, "Input.dispatchKeyEvent", params, 10000));
+    snprintf(params, sizeof params, "{\"type\":\"keyUp\",\"key\":\"%s\",\"code\":\"%s\",\"windowsVirtualKeyCode\":%d}",
+             key, key, code);
+    free(cdp_call(&browser, true, "Input.dispatchKeyEvent", params, 10000));
+}
+
+/* The board's cursor moved by the arrow keys to a cell, then Enter: the
+ * arrow of the larger distance first, the other when that one is stuck. */
+static void keyboard_pick(const char *cell)
+{
+    char expr[600], before[16] = "";
+    bool other = false;
+    for (int i = 0; i < 60; i++) {
+        char now[16];
+        snprintf(now, sizeof now, "%s", page_string("String(denham.board.cursor)"));
+        if (strcmp(now, cell) == 0)
+            break;
+        other = strcmp(now, before) == 0 ? !other : false;
+        snprintf(before, sizeof before, "%s", now);
+        snprintf(expr, sizeof expr,
+                 "(() => { const b = denham.board, [x, y] = b.at(b.cells.get(b.cursor)), [tx, ty] = "
+                 "b.at(b.cells.get('%s')); const dx = tx - x, dy = ty - y; const h = dx > 0 ? 'ArrowRight' : "
+                 "'ArrowLeft', v = dy > 0 ? 'ArrowDown' : 'ArrowUp'; "
+                 "return (Math.abs(dx) > Math.abs(dy)) !== %s ? h : v; })()",
+                 cell, other ? "true" : "false");
+        char key[16];
+        snprintf(key, sizeof key, "%s", page_string(expr));
+        press(key, strcmp(key, "ArrowLeft") == 0 ? 37 : strcmp(key, "ArrowUp") == 0 ? 38 : strcmp(key, "ArrowRight") == 0 ? 39 : 40);
+    }
+    ck_assert_msg(strcmp(page_string("String(denham.board.cursor)"), cell) == 0, "the cursor did not reach %s: %s", cell,
+                  page_string("JSON.stringify({variant: denham.layout.variant, cursor: denham.board.cursor, focus: "
+                              "document.activeElement.id, enabled: denham.board.enabled})"));
+    press("Enter", 13);
+}
+
+/* Issue 54, accessibility: the board played with the keyboard alone (Tab
+ * to the board, the arrows, Enter), the focus visible, the cursor drawn. */
+START_TEST(keyboard_play_and_visible_focus)
+{
+    if (!have_browser)
+        return;
+    const game_t *gs[2] = {variants_find("brandubh"), variants_find("bolix")};
+    for (int v = 0; v < 2; v++) {
+        const game_t *g = gs[v];
+        open_variant(g->name);
+        set_control("preset", "people");
+        ck_assert(page_waits_for_a_person());
+        for (int i = 0; i < 30 && strcmp(page_string("document.activeElement && document.activeElement.id"), "board") != 0; i++)
+            press("Tab", 9);
+        ck_assert_str_eq(page_string("document.activeElement.id"), "board");
+        ck_assert_str_ne(page_string("getComputedStyle(document.getElementById('board')).outlineStyle"), "none");
+        ck_assert(cdp_wait(&browser, "!!document.querySelector('#board [data-cursor]')", WAIT_MS));
+        for (int m = 0; m < 2; m++) {
+            int before = atoi(page_string("String(denham.game.moves.length)"));
+            char clicks[8][16];
+            int n = atoi(page_string("String(denham.legal[denham.legal.length >> 1].clicks.length)"));
+            char expected[32];
+            snprintf(expected, sizeof expected, "%s", page_string("denham.legal[denham.legal.length >> 1].move"));
+            for (int k = 0; k < n && k < 8; k++) {
+                char expr[96];
+                snprintf(expr, sizeof expr, "denham.legal[denham.legal.length >> 1].clicks[%d]", k);
+                snprintf(clicks[k], sizeof clicks[k], "%s", page_string(expr));
+            }
+            for (int k = 0; k < n && k < 8; k++)
+                keyboard_pick(clicks[k]);
+            char expr[96];
+            snprintf(expr, sizeof expr, "denham.game.moves.length > %d", before);
+            ck_assert_msg(cdp_wait(&browser, expr, WAIT_MS), "%s: the keys played nothing", g->name);
+            snprintf(expr, sizeof expr, "denham.game.moves[%d]", before);
+            ck_assert_str_eq(page_string(expr), expected);
+            ck_assert(page_waits_for_a_person());
+            assert_board_matches(g, page_record(g));
+        }
+        ck_assert(cdp_screenshot(&browser, v ? "build/screenshots/keyboard-bolix.png" : "build/screenshots/keyboard.png"));
+    }
+}
+END_TEST
+
 Suite *suite_web(void)
 {
     Suite *s = suite_create("web");
@@ -925,12 +1074,20 @@ Suite *suite_web(void)
     tcase_add_test(tc, analysis_lines_best_move_and_plot);
     tcase_add_test(tc, position_string_flip_copy_and_a_pasted_line);
     tcase_add_test(tc, phone_width_and_keyboard);
-    tcase_add_loop_test(tc, messages_inside_the_window, 0, 2);
-    tcase_add_test(tc, game_survives_a_reload_a_link_and_a_file);
-    tcase_add_loop_test(tc, the_end_drawn_and_the_board_read, 0, 2);
-    tcase_add_loop_test(tc, reading_the_board, 0, 2);
-    tcase_add_test(tc, scores_and_plot);
-    tcase_add_test(tc, replay_fast_and_not_silent);
     suite_add_tcase(s, tc);
+    /* What issue 54 asked of the board (CK_RUN_CASE=board runs these only). */
+    TCase *tc2 = tcase_create("board");
+    tcase_set_timeout(tc2, 900);
+    tcase_add_checked_fixture(tc2, web_setup, web_teardown);
+    tcase_add_loop_test(tc2, messages_inside_the_window, 0, 2);
+    tcase_add_test(tc2, game_survives_a_reload_a_link_and_a_file);
+    tcase_add_loop_test(tc2, the_end_drawn_and_the_board_read, 0, 2);
+    tcase_add_loop_test(tc2, reading_the_board, 0, 2);
+    tcase_add_test(tc2, scores_and_plot);
+    tcase_add_test(tc2, replay_fast_and_not_silent);
+    tcase_add_test(tc2, over_max_sessions);
+    tcase_add_test(tc2, engine_panel_layout);
+    tcase_add_test(tc2, keyboard_play_and_visible_focus);
+    suite_add_tcase(s, tc2);
     return s;
 }

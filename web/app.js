@@ -907,13 +907,24 @@ async function main() {
   wire();
   app.session.lineHandlers.push(onEngineLine);
   app.session.stateHandlers.push(onEngineState);
-  try {
-    await app.session.open();
-  } catch (err) {
-    showError(`No engine: ${err.message}`, { anywhere: true });
-    status('No engine.');
-    return;
+  // No engine to be had (every one taken, the server gone): said on the
+  // board, with a button to try again, and tried again every 10 s.
+  for (;;) {
+    try {
+      await app.session.open();
+      break;
+    } catch (err) {
+      status('');
+      $('no-engine-why').textContent = capitalise(`${err.message}.`);
+      $('no-engine').hidden = false;
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, 10000);
+        $('no-engine-retry').onclick = () => { clearTimeout(timer); resolve(); };
+      });
+      $('no-engine-why').textContent = 'Trying again…';
+    }
   }
+  $('no-engine').hidden = true;
   const options = [];
   const collect = (line) => { if (line.startsWith('option ')) options.push(line); };
   app.session.lineHandlers.push(collect);

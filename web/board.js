@@ -81,6 +81,65 @@ export class Board {
     this.enabled = false;
     this.lastMove = null; // the legal-move entry of the move before this position
     this.bestLine = null; // clicks of the engine's best move
+    this.cursor = null; // the cell the keyboard is on
+    // The keyboard: the arrows move a cursor from cell to cell (the nearest
+    // in that direction, on any geometry), Enter or Space picks the cell as
+    // a click does, Escape lets a half-made move go.
+    container.tabIndex = 0;
+    container.addEventListener('keydown', (e) => this.key(e));
+    container.addEventListener('focus', () => { if (!this.cursor) this.moveCursorTo(this.firstCell()); else this.render(); });
+    container.addEventListener('blur', () => this.render());
+  }
+
+  firstCell() {
+    const st = this.state;
+    const mine = this.enabled && this.moves.length && this.moves.find((m) => m.clicks.length) ;
+    if (mine) return mine.clicks[0];
+    if (st && st.pieces && st.pieces.length) return st.pieces[0].cell;
+    return this.layout && this.layout.cells[0] ? this.layout.cells[0].id : null;
+  }
+
+  moveCursorTo(id) {
+    this.cursor = id;
+    this.render();
+    const c = id && this.cells.get(id);
+    if (!c) return;
+    const p = this.state && (this.state.pieces || []).find((q) => q.cell === id);
+    const names = (this.layout.seats || []).map((s) => s.name);
+    const what = p ? p.stack.map((q) => `${q.label || q.kind} of ${names[q.owner] || q.owner + 1}`).join(', ') : 'empty';
+    this.container.setAttribute('aria-label', `Board: ${id}, ${what}. Arrows move, Enter picks, Escape lets go.`);
+  }
+
+  // The nearest cell from the cursor in a direction (dx, dy on the drawing).
+  step(dx, dy) {
+    const from = this.cells.get(this.cursor);
+    if (!from) return this.firstCell();
+    const [x, y] = this.at(from);
+    let best = null, bestCost = Infinity;
+    for (const c of this.layout.cells) {
+      if (c.id === from.id) continue;
+      const [cx, cy] = this.at(c);
+      const along = (cx - x) * dx + (cy - y) * dy;
+      const across = Math.abs((cx - x) * dy - (cy - y) * dx);
+      if (along <= 0.05 || across > along * 1.8) continue;
+      const cost = Math.hypot(along, across) * (1 + across / along); // near, and near the direction
+      if (cost < bestCost) { bestCost = cost; best = c.id; }
+    }
+    return best || from.id;
+  }
+
+  key(e) {
+    if (!this.layout) return;
+    const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (dirs[e.key] && this.enabled) {
+      this.moveCursorTo(this.cursor ? this.step(...dirs[e.key]) : this.firstCell());
+    } else if ((e.key === 'Enter' || e.key === ' ') && this.cursor) {
+      this.click(this.cursor);
+    } else {
+      return; // not the board's key (the page's: Escape, u, n, f, a replay's arrows)
+    }
+    e.preventDefault();
+    e.stopPropagation();
   }
 
   setLayout(layout) {
@@ -150,6 +209,11 @@ export class Board {
     if (this.state) for (const p of this.state.pieces || []) this.drawStack(g, p);
     this.drawDecisive(g);
     this.drawHints(g);
+    if (this.cursor && document.activeElement === this.container && this.cells.get(this.cursor)) {
+      const [x, y] = this.at(this.cells.get(this.cursor));
+      const r = this.cellSize() * 1.05;
+      el('rect', { x: x - r, y: y - r, width: 2 * r, height: 2 * r, rx: r * 0.2, class: 'cursor', 'data-cursor': this.cursor }, g);
+    }
   }
 
   // The cells that decided a finished game (`state` `decisive`, when the
