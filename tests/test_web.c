@@ -1058,6 +1058,54 @@ START_TEST(keyboard_play_and_visible_focus)
 }
 END_TEST
 
+/* Screenshots of every family at a desktop's size and a phone's (for
+ * docs/images/, after a person has looked at them): a game under way by
+ * clicks, the analysis on, a piece picked with its targets shown. */
+START_TEST(screenshots_of_every_family)
+{
+    if (!have_browser)
+        return;
+    static const char *const families[] = {"brax", "brax-4p", "brandubh", "bolix", "jinxx", "jinxx-4p"};
+    for (int k = 0; k < 2; k++) {
+        window_size(sizes[k][0], sizes[k][1]);
+        for (size_t f = 0; f < sizeof families / sizeof families[0]; f++) {
+            const game_t *g = variants_find(families[f]);
+            open_variant(g->name);
+            set_control("preset", "people");
+            ck_assert(page_waits_for_a_person());
+            rng_t rng = {100 + f};
+            for (int i = 0; i < 10; i++) {
+                record_t *r = page_record(g);
+                move_t moves[MAX_MOVES];
+                if (record_legal_moves(r, moves) == 0 || strcmp(page_string("String(!!denham.state.result)"), "true") == 0)
+                    break;
+                person_moves(g, &rng);
+            }
+            if (k == 0) {
+                click("#analyse");
+                ck_assert(cdp_wait(&browser, "!!document.querySelector('#analysis .line') || !!denham.state.result", WAIT_MS));
+                usleep(1500 * 1000);
+            }
+            if (strcmp(page_string("String(denham.legal.some((m) => m.clicks.length >= 2))"), "true") == 0) {
+                char sel[64];
+                snprintf(sel, sizeof sel, "[data-cell=\"%s\"]",
+                         page_string("denham.legal.filter((m) => m.clicks.length >= 2)[0].clicks[0]"));
+                click(sel);
+            }
+            free(cdp_eval(&browser, "(window.scrollTo(0, 0), document.getElementById('panel').scrollTop = 0, true)", 10000));
+            char path[128];
+            snprintf(path, sizeof path, "build/screenshots/family-%s%s.png", g->name, k ? "-phone" : "");
+            ck_assert(cdp_screenshot(&browser, path));
+            if (k == 0) {
+                click("#analyse");
+                ck_assert(cdp_wait(&browser, "(async () => { await denham.busy; return !denham.searching; })()", WAIT_MS));
+            }
+        }
+    }
+    window_size(1280, 800);
+}
+END_TEST
+
 Suite *suite_web(void)
 {
     Suite *s = suite_create("web");
@@ -1089,5 +1137,11 @@ Suite *suite_web(void)
     tcase_add_test(tc2, engine_panel_layout);
     tcase_add_test(tc2, keyboard_play_and_visible_focus);
     suite_add_tcase(s, tc2);
+    /* The pictures of docs/images/ (CK_RUN_CASE=screenshots). */
+    TCase *tc3 = tcase_create("screenshots");
+    tcase_set_timeout(tc3, 900);
+    tcase_add_checked_fixture(tc3, web_setup, web_teardown);
+    tcase_add_test(tc3, screenshots_of_every_family);
+    suite_add_tcase(s, tc3);
     return s;
 }

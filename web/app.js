@@ -291,11 +291,13 @@ function onSelect(selection, next) {
   const who = capitalise(seatName(app.state.turn));
   if (next === 'take') status(`${who}: choose the piece to take (ringed), or Esc`);
   else if (next === 'to') status(`${who}: ${selection.join('-')} picked; now where it goes (marked), or Esc`);
+  else if (next === 'to+') status(`${who}: ${selection.join('-')} picked; now where it goes (marked; a ringed, crossed piece is taken), or Esc`);
   else status(`${who}: ${selection.join('-')}`);
 }
 
-// The moves by turns: one row per turn, with its number and the mover; a
-// roll of the die belongs to the turn it starts, and is no move.
+// The moves by turns: one row per turn (a seat's plies in a row: a Brax
+// 3p Blue's two, a Jinxx roll, reroll and move), with its number and the
+// mover; a roll of the die is no move.
 function renderMoveList() {
   const ol = $('moves');
   ol.replaceChildren();
@@ -304,7 +306,7 @@ function renderMoveList() {
   moves.forEach((m, i) => {
     const t = app.turns[i];
     const mover = t ? t.seat : null;
-    if (!row || mover === null || mover !== seat || (t.chance && row.dataset.moved === '1')) {
+    if (!row || mover === null || mover !== seat) {
       row = document.createElement('li');
       row.value = ++n;
       const who = document.createElement('span');
@@ -324,7 +326,6 @@ function renderMoveList() {
     span.textContent = m;
     span.dataset.ply = i + 1;
     if (t && t.chance) span.title = `rolled ${m}`;
-    else row.dataset.moved = '1';
     if (app.view !== null && i === app.view - 1) span.classList.add('current');
     if (app.view !== null) {
       span.tabIndex = 0;

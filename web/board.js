@@ -209,7 +209,8 @@ export class Board {
     if (this.state) for (const p of this.state.pieces || []) this.drawStack(g, p);
     this.drawDecisive(g);
     this.drawHints(g);
-    if (this.cursor && document.activeElement === this.container && this.cells.get(this.cursor)) {
+    // The cursor while the keyboard has the board (not after a click).
+    if (this.cursor && this.container.matches(':focus-visible') && this.cells.get(this.cursor)) {
       const [x, y] = this.at(this.cells.get(this.cursor));
       const r = this.cellSize() * 1.05;
       el('rect', { x: x - r, y: y - r, width: 2 * r, height: 2 * r, rx: r * 0.2, class: 'cursor', 'data-cursor': this.cursor }, g);
@@ -337,15 +338,20 @@ export class Board {
     this.onSelect([], null);
   }
 
-  // What the next click does, from the moves still possible: 'take' when
-  // every next cell is one a move takes (a Bolix capture to choose), else
-  // 'to'; null with nothing selected.
+  // What the next click does, from the moves still possible: 'take' when a
+  // placement (the first cell picked was empty) goes on with a cell whose
+  // piece it takes (a Bolix capture to choose); 'to+' when a piece moves
+  // and some of its targets take what stands there; else 'to'; null with
+  // nothing selected.
   nextClick() {
     if (!this.selection.length) return null;
     const k = this.selection.length;
     const next = this.matching().filter((m) => m.clicks.length > k);
     if (!next.length) return null;
-    return next.every((m) => (m.removes || []).includes(m.clicks[k])) ? 'take' : 'to';
+    const occupied = new Set((this.state && this.state.pieces || []).map((p) => p.cell));
+    const takes = next.filter((m) => (m.removes || []).includes(m.clicks[k]));
+    if (!occupied.has(this.selection[0]) && takes.length === next.length) return 'take';
+    return takes.length ? 'to+' : 'to';
   }
 
   click(id) {
