@@ -6,6 +6,9 @@
 import { Board } from './board.js';
 import { EngineSession } from './session.js';
 import { GameClock } from './clock.js'; // issue 54: clocks
+import { Messages, capitalise } from './messages.js';
+import * as record from './record.js';
+import { parseInfo, centipawns, renderLines, renderPlot as drawPlot } from './analysis.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,13 +22,14 @@ const app = {
   game: { start: 'startpos', moves: [] }, // the moves played, in the game's notation
   view: null, // in replay: how many of the moves are shown
   seats: [], // 'human' or 'engine', per seat
-  evals: [], // per ply: centipawns for player 1's side, or null
+  evals: [], // per ply: {cp (for the side to move), mover, own (Denham's search for its move)}
   lines: [], // the analysis lines (MultiPV)
   searching: null, // {kind: 'move'|'analysis', token}
   token: 0,
   lastError: null,
   busy: Promise.resolve(),
   replayGames: [],
+  turns: [], // per ply: {seat, chance} of the position before it (the move list's movers)
   settings: { movetime: 1000, skill: 20, threads: 1, multipv: 1 },
 };
 window.denham = app; // for tests and the curious
@@ -33,20 +37,38 @@ app.clock = new GameClock(app, () => { interrupt(); render(); }); // issue 54: c
 
 // ---- helpers ----
 
-function showError(message) {
-  const e = $('error');
-  e.textContent = message;
-  e.hidden = !message;
+let messages = null;
+function showError(message, opts) { messages.error(capitalise(message), opts); }
+function status(text) { messages.status(text); }
+
+// Engine work runs one piece at a time: what a person asked for first, in
+// the order asked, then background work (a replayed game's plot, the
+// movers of an opened game), one short piece at a time, whose running
+// search is stopped when a person asks for something. A failure is shown
+// (never left unhandled): the promises returned always resolve. app.busy
+// resolves when nothing is left to do.
+const jobs = { fg: [], bg: [], running: false, stopBackground: null };
+
+function schedule(list, fn) {
+  return new Promise((resolve) => {
+    list.push({ fn, resolve });
+    if (list === jobs.fg && jobs.stopBackground) jobs.stopBackground();
+    if (jobs.running) return;
+    jobs.running = true;
+    app.busy = (async () => {
+      while (jobs.fg.length || jobs.bg.length) {
+        const job = jobs.fg.length ? jobs.fg.shift() : jobs.bg.shift();
+        try { await job.fn(); } catch (err) { showError(err.message); }
+        job.resolve();
+      }
+      jobs.running = false;
+    })();
+  });
 }
 
-function status(text) { $('status').textContent = text; }
-
-// Runs engine work one piece at a time, in the order asked.
-function exclusive(fn) {
-  const run = app.busy.then(fn, fn);
-  app.busy = run.catch((err) => showError(err.message));
-  return run;
-}
+app.jobs = jobs; // for tests
+function exclusive(fn) { return schedule(jobs.fg, fn); }
+function background(fn) { return schedule(jobs.bg, fn); }
 
 function shownMoves() { return app.view === null ? app.game.moves : app.game.moves.slice(0, app.view); }
 
@@ -72,38 +94,6 @@ function onEngineLine(line) {
   if (line.startsWith('info ') && / pv /.test(line) && app.searching) readInfo(line);
 }
 
-function parseInfo(line) {
-  const w = line.split(' ');
-  const info = { multipv: 1, pv: [] };
-  for (let i = 1; i < w.length; i++) {
-    const k = w[i];
-    if (k === 'pv') { info.pv = w.slice(i + 1); break; }
-    if (k === 'score') {
-      info.kind = w[i + 1];
-      info.value = parseInt(w[i + 2], 10);
-      i += 2;
-      if (w[i + 1] === 'lowerbound' || w[i + 1] === 'upperbound') info.bound = w[++i];
-    } else if (['depth', 'seldepth', 'multipv', 'nodes', 'nps', 'time', 'hashfull', 'tbhits'].includes(k)) {
-      info[k] = parseInt(w[++i], 10);
-    } else if (k === 'currmove' || k === 'currmovenumber' || k === 'string') {
-      return null;
-    }
-  }
-  return info.depth ? info : null;
-}
-
-function scoreText(info) {
-  if (info.kind === 'mate') return `#${info.value}`;
-  const v = (info.value / 100).toFixed(2);
-  return info.value > 0 ? `+${v}` : v;
-}
-
-// Centipawns for the side to move, mates as +-10000 less their distance.
-function centipawns(info) {
-  if (info.kind === 'mate') return info.value > 0 ? 10000 - info.value : -10000 - info.value;
-  return info.value;
-}
-
 function readInfo(line) {
   const info = parseInfo(line);
   if (!info || info.bound) return;
@@ -113,58 +103,26 @@ function readInfo(line) {
   if (info.multipv === 1) {
     const first = app.legal.find((m) => m.move === info.pv[0]);
     app.board.setBestLine(first && first.clicks.length >= 2 ? first.clicks : null);
-    recordEval(shownMoves().length, centipawns(info));
+    recordEval(shownMoves().length, centipawns(info), app.searching && app.searching.kind === 'move');
   }
 }
 
-function recordEval(ply, cp) {
+// An evaluation of the position at ply (for its side to move); own: from
+// Denham's search for its move, not the analysis.
+function recordEval(ply, cp, own = false) {
   if (!app.state || !app.layout) return;
-  const team = app.layout.seats[app.state.turn].team;
-  const forFirst = team === app.layout.seats[0].team ? cp : -cp;
-  app.evals[ply] = Math.max(-1000, Math.min(1000, forFirst));
+  app.evals[ply] = { cp, mover: app.state.turn, own };
   renderPlot();
 }
 
 function renderAnalysis() {
-  const box = $('analysis');
-  box.replaceChildren();
-  for (const info of app.lines) {
-    if (!info) continue;
-    const div = document.createElement('div');
-    div.className = 'line';
-    const score = document.createElement('span');
-    score.className = 'score';
-    score.textContent = scoreText(info);
-    div.append(score, ` d${info.depth} ${info.nodes ?? ''} nodes  ${info.pv.slice(0, 12).join(' ')}`);
-    div.dataset.multipv = info.multipv;
-    box.append(div);
-  }
+  const kind = app.searching ? app.searching.kind : app.linesKind;
+  if (app.searching) app.linesKind = app.searching.kind;
+  renderLines($('analysis'), app.lines, kind, app.layout, app.state ? app.state.turn : 0);
 }
 
 function renderPlot() {
-  const svg = $('plot');
-  svg.replaceChildren();
-  const n = Math.max(app.game.moves.length, 1);
-  const ns = 'http://www.w3.org/2000/svg';
-  const axis = document.createElementNS(ns, 'line');
-  Object.entries({ x1: 0, y1: 50, x2: 300, y2: 50, stroke: '#bbb', 'stroke-width': 0.5 }).forEach(([k, v]) => axis.setAttribute(k, v));
-  svg.append(axis);
-  const pts = [];
-  app.evals.forEach((cp, ply) => {
-    if (cp === null || cp === undefined) return;
-    const x = (ply / n) * 300, y = 50 - (Math.tanh(cp / 400) * 45);
-    pts.push(`${x.toFixed(1)},${y.toFixed(1)}`);
-  });
-  if (pts.length) {
-    const line = document.createElementNS(ns, 'polyline');
-    Object.entries({ points: pts.join(' '), fill: 'none', stroke: '#b5651d', 'stroke-width': 1.5 }).forEach(([k, v]) => line.setAttribute(k, v));
-    svg.append(line);
-  }
-  const at = shownMoves().length;
-  const cursor = document.createElementNS(ns, 'line');
-  Object.entries({ x1: (at / n) * 300, y1: 0, x2: (at / n) * 300, y2: 100, stroke: '#1d6fd6', 'stroke-width': 0.8 }).forEach(([k, v]) => cursor.setAttribute(k, v));
-  svg.append(cursor);
-  svg.dataset.points = String(pts.length);
+  drawPlot($('plot'), app.evals, Math.max(app.game.moves.length, 1), shownMoves().length, app.layout);
 }
 
 // ---- searches ----
@@ -225,10 +183,13 @@ async function engineMove() {
 
 async function startAnalysis() {
   if (!$('analyse').checked || app.searching || !app.state || app.state.result || app.state.chance) return;
+  if (app.view === null && app.seats[app.state.turn] !== 'human') return;
   const token = ++app.token;
   app.lines = [];
+  await app.session.send(positionCommand()); // background work may have moved the engine elsewhere
   app.searching = { kind: 'analysis', token, answer: app.session.expect('bestmove', 24 * 3600 * 1000) };
   app.searching.answer.catch(() => {});
+  renderAnalysis();
   await app.session.send('go infinite');
 }
 
@@ -246,8 +207,22 @@ async function sync() {
   }
   app.state = state;
   app.legal = legal.moves;
+  app.turns[shownMoves().length] = { seat: state.turn, chance: state.chance };
+  messages.at(positionCommand());
   app.clock.onState(state); // issue 54: clocks
   render();
+  persist();
+}
+
+// What survives a reload: the game in the address (a link) and, with the
+// seats and settings, in localStorage.
+function persist() {
+  if (!app.layout) return;
+  record.writeAddress(app.layout.variant, app.game);
+  record.save({
+    variant: app.layout.variant, game: app.game, seats: app.seats, settings: app.settings,
+    analyse: $('analyse').checked, flipped: app.board.flipped,
+  });
 }
 
 function humanToMove() {
@@ -276,34 +251,129 @@ function render() {
   $('chooser').hidden = true;
   const banner = $('banner');
   if (st && st.result) {
-    const who = st.result.kind === 'win' ? `${st.result.players.map(seatName).join(' and ')} won` : 'Drawn';
-    banner.textContent = `${who}: ${st.result.reason}`;
+    banner.textContent = resultText(st);
     banner.hidden = false;
   } else {
     banner.hidden = true;
   }
+  app.baseStatus = '';
   if (st && !st.result) {
-    const die = st.die ? `, rolled ${st.die}` : '';
+    const die = st.die ? ', the die shows' : '';
     const notes = (st.notes || []).join('; ');
-    status(`${seatName(st.turn)} to move${die}${st.chance ? ', the die to roll' : ''}${notes ? ' — ' + notes : ''}`);
+    app.baseStatus = capitalise(`${seatName(st.turn)} to move${die}${st.chance ? ', the die to roll' : ''}${notes ? ' — ' + notes : ''}`);
   } else if (st) {
-    status('Game over');
+    app.baseStatus = `Game over. ${resultText(st)}`;
   }
+  status(app.baseStatus);
   $('fen-shown').textContent = st ? st.fen : '';
+  const die = $('die');
+  die.hidden = !(st && st.die && !st.result);
+  if (!die.hidden) {
+    die.textContent = st.die;
+    die.title = `The die shows ${st.die}`;
+    die.setAttribute('aria-label', `The die shows ${st.die.split('').join(' and ')}`);
+  }
+  // The move box's example: a move legal here, one with cells if any.
+  const example = app.legal.find((m) => m.clicks.length >= 2) || app.legal.find((m) => m.clicks.length) || app.legal[0];
+  $('move-input').placeholder = human && example ? `a move, e.g. ${example.move}` : 'a move';
   renderMoveList();
   renderPlot();
 }
 
+// The result as the engine says it (`result.text`: who won, how and
+// where; the cells it names in `result.decisive` are drawn by the board).
+// A result the app made itself (a flag fall) has no text: who won and why.
+function resultText(st) {
+  const r = st.result;
+  if (r.text) return r.text;
+  const who = r.kind === 'win' ? `${r.players.map(seatName).join(' and ')} won` : 'Drawn';
+  return capitalise(`${who}: ${r.reason}`);
+}
+
+// A half-made move on the board: the status says what the next click does.
+function onSelect(selection, next) {
+  if (!selection.length || !app.state) { status(app.baseStatus || ''); return; }
+  const who = capitalise(seatName(app.state.turn));
+  if (next === 'take') status(`${who}: choose the piece to take (ringed), or Esc`);
+  else if (next === 'to') status(`${who}: ${selection.join('-')} picked; now where it goes (marked), or Esc`);
+  else if (next === 'to+') status(`${who}: ${selection.join('-')} picked; now where it goes (marked; a ringed, crossed piece is taken), or Esc`);
+  else status(`${who}: ${selection.join('-')}`);
+}
+
+// The moves by turns: one row per turn (a seat's plies in a row: a Brax
+// 3p Blue's two, a Jinxx roll, reroll and move), with its number and the
+// mover; a roll of the die is no move.
 function renderMoveList() {
   const ol = $('moves');
   ol.replaceChildren();
-  app.game.moves.forEach((m, i) => {
-    const li = document.createElement('li');
-    li.textContent = m;
-    if (app.view !== null && i === app.view - 1) li.className = 'current';
-    ol.append(li);
+  let row = null, seat = -1, n = 0;
+  const moves = app.game.moves;
+  moves.forEach((m, i) => {
+    const t = app.turns[i];
+    const mover = t ? t.seat : null;
+    if (!row || mover === null || mover !== seat) {
+      row = document.createElement('li');
+      row.value = ++n;
+      const who = document.createElement('span');
+      who.className = 'mover';
+      if (mover !== null && app.layout) {
+        const sw = document.createElement('span');
+        sw.className = 'swatch';
+        sw.style.background = app.layout.colors[mover];
+        who.append(sw, ` ${seatName(mover)}`);
+      }
+      row.append(who);
+      ol.append(row);
+      seat = mover;
+    }
+    const span = document.createElement('span');
+    span.className = t && t.chance ? 'ply roll' : 'ply';
+    span.textContent = m;
+    span.dataset.ply = i + 1;
+    if (t && t.chance) span.title = `rolled ${m}`;
+    if (app.view !== null && i === app.view - 1) span.classList.add('current');
+    if (app.view !== null) {
+      span.tabIndex = 0;
+      span.setAttribute('role', 'button');
+      span.addEventListener('click', () => stepReplay(i + 1));
+    }
+    row.append(' ', span);
   });
-  ol.scrollTop = ol.scrollHeight;
+  // The list scrolls, never the page (a click on its way would miss).
+  const cur = ol.querySelector('.current');
+  if (cur) {
+    const row = cur.closest('li');
+    if (row.offsetTop < ol.scrollTop || row.offsetTop + row.offsetHeight > ol.scrollTop + ol.clientHeight) {
+      ol.scrollTop = row.offsetTop - ol.clientHeight / 2;
+    }
+  } else {
+    ol.scrollTop = ol.scrollHeight;
+  }
+  if (moves.length && moves.some((_, i) => !app.turns[i])) fillTurns();
+}
+
+// The movers of plies not seen by this page (a game opened, restored or
+// replayed): asked of the engine one ply at a time, behind other work.
+function fillTurns() {
+  if (app.fillingTurns) return;
+  app.fillingTurns = true;
+  const game = app.game;
+  const missing = game.moves.map((_, i) => i).filter((i) => !app.turns[i]);
+  background(async () => {
+    try {
+      for (const ply of missing) {
+        if (app.game !== game) return;
+        await app.session.send(positionCommand(game.moves.slice(0, ply)));
+        const st = await app.session.describe('state');
+        app.turns[ply] = { seat: st.turn, chance: st.chance };
+      }
+      await app.session.send(positionCommand()); // the engine back at the page's position
+    } finally {
+      app.fillingTurns = false;
+    }
+    if (app.game === game) renderMoveList();
+    await startAnalysis();
+  });
 }
 
 // After every change: roll the die, let Denham move, or wait for a person.
@@ -356,12 +426,30 @@ function playMove(move) {
       await sync();
     } catch (err) {
       app.game.moves.pop();
+      app.lastLegalEntry = null;
       await sync();
-      throw err; // the engine's line names the move and the rule that refuses it
+      throw new Error(refusal(move, err.message));
     }
-    showError('');
     await advance();
   });
+}
+
+// The engine's refusal in words: "illegal move 'X': <the rule>" (the rule
+// when the engine gives one), never the move twice.
+function refusal(move, why) {
+  const m = /^illegal move '([^']*)'(?::\s*(.*))?$/.exec(why);
+  if (!m) return `'${move}': ${why}`;
+  return m[2] ? `Illegal move '${m[1]}': ${m[2]}` : `Illegal move '${m[1]}'.`;
+}
+
+// A typed move as the engine writes it: the legal move it names in any
+// case, else in lower case when every legal move is (the notation does not
+// care), else as typed.
+function typedMove(text) {
+  const same = app.legal.filter((m) => m.move.toLowerCase() === text.toLowerCase());
+  if (same.length === 1) return same[0].move;
+  if (app.legal.length && app.legal.every((m) => m.move === m.move.toLowerCase())) return text.toLowerCase();
+  return text;
 }
 
 function chooseBetween(moves, canGoOn) {
@@ -385,7 +473,7 @@ function chooseBetween(moves, canGoOn) {
   box.querySelector('button').focus();
 }
 
-async function newGame(variant, start = 'startpos') {
+async function newGame(variant, start = 'startpos', moves = []) {
   interrupt();
   await exclusive(async () => {
     await stopSearch();
@@ -395,19 +483,30 @@ async function newGame(variant, start = 'startpos') {
     await app.session.ask('isready', 'readyok');
     app.layout = await app.session.describe('layout');
     app.board.setLayout(app.layout);
+    $('board-wrap').style.aspectRatio = String(app.board.aspect());
     if (app.seats.length !== app.layout.players) {
       app.seats = app.layout.seats.map((_, i) => (i === 0 ? 'human' : 'engine'));
     }
-    app.game = { start, moves: [] };
+    app.game = { start, moves: [...moves] };
+    app.turns = [];
     app.view = null;
+    app.viewWanted = null;
+    app.replaying = null;
+    updateReplayWhere();
     app.evals = [];
     app.lines = [];
     app.lastLegalEntry = null;
     renderAnalysis();
     renderSeats();
     $('variant').value = variant;
-    history.replaceState(null, '', `#${variant}`);
-    await sync();
+    try {
+      await sync();
+    } catch (err) {
+      if (start === 'startpos' && !moves.length) throw err;
+      app.game = { start: 'startpos', moves: [] };
+      await sync();
+      throw new Error(`that game could not be set up (${err.message}): a new game instead`);
+    }
   });
   return exclusive(advance);
 }
@@ -446,6 +545,7 @@ function setSeats(seats) {
     app.seats = seats;
     renderSeats();
     render();
+    persist();
   }).then(() => exclusive(advance));
 }
 
@@ -484,20 +584,8 @@ async function restartEngine() {
 
 // ---- replay of a match ----
 
-// One line of denham-match's games file: index, variant, seats, result,
-// reason, opening, and the game as a position argument.
-function parseGameLine(line) {
-  const f = line.split('\t');
-  if (f.length < 8) return null;
-  const pos = f[7].trim();
-  const m = /^(startpos|fen .*?)(?: moves (.*))?$/.exec(pos);
-  if (!m) return null;
-  return { index: f[0], variant: f[1], p1: f[2], p2: f[3], result: f[4], reason: f[5], start: m[1], moves: m[2] ? m[2].trim().split(/\s+/) : [] };
-}
-
 function loadGames(text) {
-  const games = text.split(/\r?\n/).map(parseGameLine).filter(Boolean);
-  if (!games.length) throw new Error('no game found: a games file has tab-separated lines of eight fields');
+  const games = record.parseGames(text);
   app.replayGames = games;
   const list = $('games-list');
   list.replaceChildren();
@@ -511,59 +599,132 @@ function loadGames(text) {
   return replayGame(0);
 }
 
+// A replayed game is shown beside the game in progress, never instead of
+// it: "Back to my game" returns to it, "Play from here" plays on from the
+// position shown (the game in progress then kept for Back).
 async function replayGame(i) {
   const g = app.replayGames[i];
   if (!g) return;
-  app.seats = [];
+  if (app.view === null && app.layout && app.game.moves.length) {
+    app.myGame = { variant: app.layout.variant, game: app.game, seats: app.seats, turns: app.turns, evals: app.evals };
+  }
   await newGame(g.variant, g.start);
   await exclusive(async () => {
-    app.seats = app.layout.seats.map(() => 'human');
+    await stopSearch();
     app.game = { start: g.start, moves: g.moves };
+    app.replaying = g;
+    app.turns = [];
+    app.evals = [];
     app.view = 0;
-    renderSeats();
+    app.viewWanted = 0;
     await sync();
     updateReplayWhere();
   });
   evaluateReplay(g);
 }
 
-// The evaluation plot of a replayed game: a short search of every position.
+// The evaluation plot of a replayed game: a short search of every
+// position, in the background (a step is never kept waiting by it).
 function evaluateReplay(g) {
   const moves = g.moves;
-  for (let ply = 0; ply <= moves.length; ply++) {
-    exclusive(async () => {
-      if (app.game.moves !== moves) return; // another game meanwhile
-      await app.session.send(positionCommand(moves.slice(0, ply)));
-      const st = await app.session.describe('state');
-      if (st.result || st.chance) return;
-      let last = null;
-      const seen = (line) => { if (line.startsWith('info depth')) last = parseInfo(line) || last; };
-      app.session.lineHandlers.push(seen);
+  const one = (ply) => background(async () => {
+    if (app.game.moves !== moves) return; // another game meanwhile
+    await stopSearch();
+    await app.session.send(positionCommand(moves.slice(0, ply)));
+    const st = await app.session.describe('state');
+    if (st.result || st.chance) return;
+    let last = null, stopped = false;
+    const seen = (line) => { if (line.startsWith('info depth')) last = parseInfo(line) || last; };
+    app.session.lineHandlers.push(seen);
+    jobs.stopBackground = () => { stopped = true; jobs.stopBackground = null; app.session.send('stop').catch(() => {}); };
+    try {
       await app.session.ask('go depth 5', 'bestmove', 60000);
+    } finally {
+      jobs.stopBackground = null;
       app.session.lineHandlers.splice(app.session.lineHandlers.indexOf(seen), 1);
-      if (last) {
-        const team = app.layout.seats[st.turn].team;
-        const cp = centipawns(last);
-        app.evals[ply] = Math.max(-1000, Math.min(1000, team === app.layout.seats[0].team ? cp : -cp));
-        renderPlot();
-      }
-    });
-  }
-  exclusive(() => sync());
+    }
+    await app.session.send(positionCommand()); // the engine back at the page's position
+    if (stopped) { one(ply); return; } // cut short for a person: again, later
+    if (last && app.game.moves === moves) {
+      app.evals[ply] = { cp: centipawns(last), mover: st.turn, own: false };
+      renderPlot();
+    }
+  });
+  for (let ply = 0; ply <= moves.length; ply++) one(ply);
+  background(startAnalysis);
 }
 
+// A step of the replay: where to go is decided at the click (three quick
+// clicks are three steps), the drawing follows as soon as the engine is
+// free; steps still queued are drawn once, at the last.
 function stepReplay(to) {
   if (app.view === null) return Promise.resolve();
+  app.viewWanted = Math.max(0, Math.min(app.game.moves.length, to));
+  const t0 = performance.now();
   return exclusive(async () => {
-    app.view = Math.max(0, Math.min(app.game.moves.length, to));
+    if (app.view === null || app.viewWanted === null || app.viewWanted === app.view) return;
+    await stopSearch();
+    app.view = app.viewWanted;
     app.lastLegalEntry = null;
     await sync();
     updateReplayWhere();
+    app.lastStepMs = performance.now() - t0; // for bench_denham web
+    await startAnalysis();
   });
 }
 
+// The replay's position as the person last asked for it.
+function viewWanted() { return app.viewWanted ?? app.view; }
+
 function updateReplayWhere() {
-  $('replay-where').textContent = app.view === null ? '' : `move ${app.view} of ${app.game.moves.length}`;
+  const bar = $('replay-bar');
+  bar.hidden = app.view === null;
+  if (app.view === null) return;
+  const g = app.replaying;
+  $('replay-where').textContent = `Replay${g ? ` of #${g.index} ${g.p1} vs ${g.p2}` : ''}: move ${app.view} of ${app.game.moves.length}`;
+  $('replay-back-to-game').hidden = !app.myGame;
+}
+
+// Leaves a replay: back to the game in progress when there was one.
+function backToMyGame() {
+  const mine = app.myGame;
+  app.myGame = null;
+  app.replaying = null;
+  if (!mine) { playFromHere(); return Promise.resolve(); }
+  return newGame(mine.variant, mine.game.start, mine.game.moves).then(() => exclusive(async () => {
+    app.seats = mine.seats.length === app.layout.players ? mine.seats : app.seats;
+    renderSeats();
+    render();
+    persist();
+  })).then(() => exclusive(advance));
+}
+
+// Plays on from the replayed position: it becomes the game (the one in
+// progress before stays for "Back to my game" no more: it was asked for).
+function playFromHere() {
+  return exclusive(async () => {
+    await stopSearch();
+    if (app.view === null) return;
+    app.game = { start: app.game.start, moves: app.game.moves.slice(0, app.view) };
+    app.view = null;
+    app.viewWanted = null;
+    app.replaying = null;
+    app.myGame = null;
+    app.evals.length = app.game.moves.length + 1;
+    await sync();
+    updateReplayWhere();
+    status(`${app.baseStatus} (played on from the replay)`);
+  }).then(() => exclusive(advance));
+}
+
+// A click on the board when it takes none: why.
+function idleClick() {
+  const st = app.state;
+  if (!st) return;
+  if (app.view !== null) status(`This is a replay: the board shows move ${app.view} of ${app.game.moves.length}. "Play from here" to play on from it${app.myGame ? ', "Back to my game" to return' : ''}.`);
+  else if (st.result) status(`The game is over (${resultText(st)}). New game, Undo, or Open another.`);
+  else if (st.chance) status('The die is being rolled…');
+  else if (app.seats[st.turn] === 'engine') status(`${capitalise(seatName(st.turn))} is Denham's to play: wait for its move, or make the seat "a person" under Players.`);
 }
 
 // ---- controls ----
@@ -577,6 +738,7 @@ function readSettings() {
     movetime: num('movetime', 10, 600000, 1000), skill: num('skill', 0, 20, 20),
     threads: num('threads', 1, 64, 1), multipv: num('multipv', 1, 8, 1),
   };
+  persist();
   return exclusive(async () => {
     await stopSearch();
     await applySettings();
@@ -584,11 +746,42 @@ function readSettings() {
   });
 }
 
+// Settings saved by an earlier visit, into the Engine panel's boxes.
+function restoreSettings(saved) {
+  const s = saved.settings || {};
+  for (const id of ['movetime', 'skill', 'threads', 'multipv']) {
+    if (Number.isFinite(s[id])) $(id).value = String(s[id]);
+  }
+  $('analyse').checked = saved.analyse === true;
+  const num = (id, lo, hi, dflt) => {
+    const v = parseInt($(id).value, 10);
+    return Number.isFinite(v) ? Math.max(lo, Math.min(hi, v)) : dflt;
+  };
+  app.settings = {
+    movetime: num('movetime', 10, 600000, 1000), skill: num('skill', 0, 20, 20),
+    threads: num('threads', 1, 64, 1), multipv: num('multipv', 1, 8, 1),
+  };
+}
+
+// Open: a games file (or one line of one). One game is set up to play on
+// from its end; several go to the replay list.
+async function openGames(text) {
+  const games = record.parseGames(text);
+  if (games.length > 1) {
+    $('replay-panel').open = true;
+    return loadGames(text);
+  }
+  const g = games[0];
+  if (!app.variants.includes(g.variant)) throw new Error(`no game '${g.variant}' here`);
+  await newGame(g.variant, g.start, g.moves);
+  status(`Opened: ${g.variant}, ${g.moves.length} moves${g.result && g.result !== '*' ? `, ${g.result} (${g.reason})` : ''}`);
+}
+
 function wire() {
   $('variant').addEventListener('change', (e) => newGame(e.target.value));
   $('new-game').addEventListener('click', () => newGame(app.layout.variant));
   $('undo').addEventListener('click', undo);
-  $('flip').addEventListener('click', () => { app.board.setFlipped(!app.board.flipped); });
+  $('flip').addEventListener('click', () => { app.board.setFlipped(!app.board.flipped); persist(); });
   $('preset').addEventListener('change', (e) => {
     const n = app.layout.players, v = e.target.value;
     e.target.value = '';
@@ -604,9 +797,9 @@ function wire() {
     e.preventDefault();
     const text = $('move-input').value.trim();
     if (!text) return;
-    if (!humanToMove()) { showError('It is not a person\'s turn.'); return; }
+    if (!humanToMove()) { showError('It is not a person\'s turn: no move can be typed now.'); return; }
     $('move-input').value = '';
-    playMove(text);
+    playMove(typedMove(text));
   });
   $('fen-form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -616,17 +809,31 @@ function wire() {
       await stopSearch();
       const before = app.game;
       app.game = { start: `fen ${fen}`, moves: [] };
+      app.turns = [];
       app.view = null;
+      app.viewWanted = null;
       app.evals = [];
       try {
         await sync();
       } catch (err) {
         app.game = before;
+        app.turns = [];
         await sync();
         throw err;
       }
-      showError('');
     }).then(() => exclusive(advance));
+  });
+  $('download').addEventListener('click', () => {
+    const line = record.gameLine(app.layout, app.state, app.game, app.seats);
+    record.download(`denham-${app.layout.variant}.txt`, line + '\n');
+    status('The game was downloaded as a line of a denham-match games file.');
+  });
+  $('open-file').addEventListener('change', async (e) => {
+    const file = e.target.files[0];
+    e.target.value = '';
+    if (!file) return;
+    if (file.size > 20 * 1024 * 1024) { showError('That file is larger than 20 MB.'); return; }
+    try { await openGames(await file.text()); } catch (err) { showError(err.message); }
   });
   $('copy-position').addEventListener('click', async () => {
     const text = positionCommand(app.game.moves);
@@ -639,6 +846,7 @@ function wire() {
   });
   for (const id of ['movetime', 'skill', 'threads', 'multipv']) $(id).addEventListener('change', readSettings);
   $('analyse').addEventListener('change', () => exclusive(async () => {
+    persist();
     await stopSearch();
     app.lines = [];
     renderAnalysis();
@@ -652,22 +860,27 @@ function wire() {
   }).then(() => exclusive(advance)));
   $('games-file').addEventListener('change', async (e) => {
     const file = e.target.files[0];
+    e.target.value = ''; // the same file chosen again is read again
     if (!file) return;
     if (file.size > 20 * 1024 * 1024) { showError('That file is larger than 20 MB.'); return; }
-    try { await loadGames(await file.text()); showError(''); } catch (err) { showError(err.message); }
+    try { await loadGames(await file.text()); } catch (err) { showError(err.message); }
   });
   $('games-load').addEventListener('click', async () => {
-    try { await loadGames($('games-paste').value); showError(''); } catch (err) { showError(err.message); }
+    try { await loadGames($('games-paste').value); } catch (err) { showError(err.message); }
   });
   $('games-list').addEventListener('change', (e) => replayGame(parseInt(e.target.value, 10)));
   $('replay-start').addEventListener('click', () => stepReplay(0));
-  $('replay-back').addEventListener('click', () => stepReplay(app.view - 1));
-  $('replay-next').addEventListener('click', () => stepReplay(app.view + 1));
+  $('replay-back').addEventListener('click', () => stepReplay(viewWanted() - 1));
+  $('replay-next').addEventListener('click', () => stepReplay(viewWanted() + 1));
   $('replay-end').addEventListener('click', () => stepReplay(app.game.moves.length));
+  $('replay-play-here').addEventListener('click', playFromHere);
+  $('replay-back-to-game').addEventListener('click', backToMyGame);
   document.addEventListener('keydown', (e) => {
     if (e.target.closest('input, textarea, select')) return;
-    if (e.key === 'ArrowLeft') stepReplay(app.view - 1);
-    else if (e.key === 'ArrowRight') stepReplay(app.view + 1);
+    if (e.key === 'ArrowLeft' && app.view !== null) stepReplay(viewWanted() - 1);
+    else if (e.key === 'ArrowRight' && app.view !== null) stepReplay(viewWanted() + 1);
+    else if (e.key === 'Home' && app.view !== null) stepReplay(0);
+    else if (e.key === 'End' && app.view !== null) stepReplay(app.game.moves.length);
     else if (e.key === 'Escape') { $('chooser').hidden = true; app.board.clearSelection(); }
     else if (e.key === 'f') $('flip').click();
     else if (e.key === 'u') $('undo').click();
@@ -679,28 +892,45 @@ function wire() {
 
 function onEngineState(info) {
   if (info.state === 'crashed' || info.state === 'down') {
-    showError(`The engine stopped (${info.detail}). ${info.state === 'down' ? 'Reload the page.' : 'A new one is starting; the game is sent again.'}`);
+    showError(`The engine stopped (${info.detail}). ${info.state === 'down' ? 'Reload the page.' : 'A new one is starting; the game is sent again.'}`, { anywhere: true });
     app.searching = null;
     app.token++;
   } else if (info.state === 'restarted') {
-    exclusive(reinitEngine).then(() => exclusive(advance));
+    exclusive(async () => {
+      await reinitEngine();
+      messages.clearError(); // recovered: the message is about a state gone
+      status(`${messages.statusEl.textContent} (the engine was started again)`);
+    }).then(() => exclusive(advance));
   } else if (info.state === 'closed') {
-    showError(`The engine's session ended (${info.detail}). Reload the page for a new one.`);
+    showError(`The engine's session ended (${info.detail}). Reload the page for a new one.`, { anywhere: true });
   }
 }
 
 async function main() {
-  app.board = new Board($('board'), playMove, chooseBetween);
+  messages = new Messages($('status'), $('error'), $('error-text'), $('error-close'));
+  app.messages = messages;
+  app.board = new Board($('board'), playMove, chooseBetween, onSelect, idleClick);
   wire();
   app.session.lineHandlers.push(onEngineLine);
   app.session.stateHandlers.push(onEngineState);
-  try {
-    await app.session.open();
-  } catch (err) {
-    showError(`No engine: ${err.message}`);
-    status('No engine: see the message below.');
-    return;
+  // No engine to be had (every one taken, the server gone): said on the
+  // board, with a button to try again, and tried again every 10 s.
+  for (;;) {
+    try {
+      await app.session.open();
+      break;
+    } catch (err) {
+      status('');
+      $('no-engine-why').textContent = capitalise(`${err.message}.`);
+      $('no-engine').hidden = false;
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, 10000);
+        $('no-engine-retry').onclick = () => { clearTimeout(timer); resolve(); };
+      });
+      $('no-engine-why').textContent = 'Trying again…';
+    }
   }
+  $('no-engine').hidden = true;
   const options = [];
   const collect = (line) => { if (line.startsWith('option ')) options.push(line); };
   app.session.lineHandlers.push(collect);
@@ -715,11 +945,25 @@ async function main() {
     o.textContent = v;
     select.append(o);
   }
-  const wanted = decodeURIComponent(location.hash.slice(1));
+  // The game to show: the address's (a link), else the one of the last
+  // visit; the seats, settings and analysis of the last visit.
+  const address = record.readAddress();
+  const saved = record.loadSaved();
+  restoreSettings(saved);
+  app.board.setFlipped(saved.flipped === true);
   const dflt = /default (\S+)/.exec(variantLine || '');
-  await newGame(app.variants.includes(wanted) ? wanted : dflt ? dflt[1] : app.variants[0]);
+  const known = (v) => v && app.variants.includes(v);
+  const variant = known(address.variant) ? address.variant : known(saved.variant) ? saved.variant
+    : dflt ? dflt[1] : app.variants[0];
+  let game = { start: 'startpos', moves: [] };
+  if (address.game) game = address.game;
+  else if (!address.variant && saved.variant === variant && saved.game && Array.isArray(saved.game.moves)) game = saved.game;
+  if (saved.variant === variant && Array.isArray(saved.seats) && saved.seats.every((x) => x === 'human' || x === 'engine')) {
+    app.seats = saved.seats;
+  }
+  await newGame(variant, game.start, game.moves);
   document.body.dataset.drawnMs = String(performance.now()); // the first board drawn (bench_denham web)
   document.body.dataset.ready = 'true';
 }
 
-main();
+main().catch((err) => showError(err.message, { anywhere: true }));

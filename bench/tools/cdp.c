@@ -114,16 +114,14 @@ static void note_event(cdp_t *c, const char *msg)
     } else {
         return;
     }
-    c->n_errors++;
     size_t len = strlen(c->errors);
     snprintf(c->errors + len, sizeof c->errors - len, "%s: %s\n", method, text[0] ? text : "(no text)");
 }
 
-const char *cdp_errors(cdp_t *c) { return c->n_errors ? c->errors : NULL; }
+const char *cdp_errors(cdp_t *c) { return c->errors; }
 
 void cdp_clear_errors(cdp_t *c)
 {
-    c->n_errors = 0;
     c->errors[0] = 0;
 }
 

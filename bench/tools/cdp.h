@@ -20,8 +20,7 @@ typedef struct cdp {
     char *buf;         /* what has been read and not yet used */
     size_t len, cap;
     char profile[256];
-    char errors[4096]; /* the page's errors seen so far (see cdp_errors) */
-    int n_errors;
+    char errors[8192]; /* the page's errors seen so far (see cdp_errors) */
 } cdp_t;
 
 /* The Chromium binary (CHROMIUM in the environment, else the Debian
@@ -54,7 +53,7 @@ bool cdp_screenshot(cdp_t *c, const char *path);
  * unhandled rejections (Runtime.exceptionThrown), console.error and
  * console.assert calls, and with Log.enable the browser's error entries
  * (a failed load). Events are read while a call waits for its answer, so
- * one more call first brings them up to date. NULL when there are none;
+ * one more call first brings them up to date. "" when there are none;
  * cdp_clear_errors forgets them. */
 const char *cdp_errors(cdp_t *c);
 void cdp_clear_errors(cdp_t *c);
