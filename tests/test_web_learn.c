@@ -200,7 +200,7 @@ START_TEST(a_persons_flag_falls)
     /* Two seconds later the first player's flag has fallen. */
     ck_assert_msg(cdp_wait(&browser, "!document.getElementById('banner').hidden", 10000), "no result shown");
     const char *banner = page_string("document.getElementById('banner').textContent");
-    snprintf(want, sizeof want, "%s won: %s ran out of time", second, first);
+    snprintf(want, sizeof want, "%c%s won: %s ran out of time", second[0] - 'a' + 'A', second + 1, first);
     ck_assert_msg(strcmp(banner, want) == 0, "banner '%s', not '%s'", banner, want);
     ck_assert_msg(page_true(IN_VIEW("'#banner'")), "%dx%d: the result is not in view", w, h);
     ck_assert_str_eq(page_string("document.querySelector('#clocks .clock.flagged .clock-name').textContent"), first);

@@ -315,7 +315,7 @@ bool cdp_centre(cdp_t *c, const char *selector, double *x, double *y)
 {
     char *q = quote(selector), expr[1024];
     snprintf(expr, sizeof expr,
-             "(() => { const e = document.querySelector(%s); if (!e) return null; e.scrollIntoView({block: 'nearest'}); "
+             "(() => { const e = document.querySelector(%s); if (!e) return null; e.scrollIntoView({block: 'center', inline: 'center'}); "
              "const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()",
              q);
     free(q);
