@@ -54,7 +54,7 @@ static void web_teardown(void)
     char errors[sizeof browser.errors];
     snprintf(errors, sizeof errors, "%s", cdp_errors(&browser));
     cdp_stop(&browser);
-    ck_assert_msg(!errors[0], "the page reported errors:\n%s", errors);
+    ck_assert_msg(!errors[0], "the page reported errors:\n%.1500s", errors); /* check's messages are short */
     pid_t pid = server.pid;
     ck_assert_int_eq(served_stop(&server), 0);
     ck_assert_int_eq(children_of(pid), 0); /* every engine went with the server */
