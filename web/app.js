@@ -1,7 +1,13 @@
-// app.js: Denham's board in the browser. Every board, piece and legal move
-// comes from the engine through PROTOCOL.md (`layout`, `state`,
-// `legalmoves`, `go`, `info`): this file knows no game's rules. A game
-// added to the engine appears here unchanged.
+// app.js: Denham's board in the browser: the game in progress, the turns
+// (a person's clicks, Denham's searches, the die), the replay, the
+// controls, and the order of the engine work (a person's first, then the
+// background's). Every board, piece and legal move comes from the engine
+// through PROTOCOL.md (`layout`, `state`, `legalmoves`, `go`, `info`):
+// this file knows no game's rules, and leaves drawing to board.js, the
+// engine's transport to session.js, the numbers' words and plot to
+// analysis.js, the record and what survives a reload to record.js and the
+// wording of messages to messages.js. A game added to the engine appears
+// here unchanged.
 
 import { Board } from './board.js';
 import { EngineSession } from './session.js';
