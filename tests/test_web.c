@@ -54,7 +54,7 @@ static void web_teardown(void)
     char errors[sizeof browser.errors];
     snprintf(errors, sizeof errors, "%s", cdp_errors(&browser));
     cdp_stop(&browser);
-    ck_assert_msg(!errors[0], "the page reported errors:\n%s", errors);
+    ck_assert_msg(!errors[0], "the page reported errors:\n%.1500s", errors); /* check's messages are short */
     pid_t pid = server.pid;
     ck_assert_int_eq(served_stop(&server), 0);
     ck_assert_int_eq(children_of(pid), 0); /* every engine went with the server */
@@ -677,7 +677,9 @@ START_TEST(game_survives_a_reload_a_link_and_a_file)
     click("#new-game");
     ck_assert(cdp_wait(&browser, "(async () => { await denham.busy; return denham.game.moves.length === 0; })()", WAIT_MS));
     ck_assert(cdp_set_file(&browser, "#open-file", path));
-    ck_assert(cdp_wait(&browser, "(async () => { await denham.busy; return denham.game.moves.length > 0; })()", WAIT_MS));
+    ck_assert_msg(cdp_wait(&browser, "(async () => { await denham.busy; return denham.game.moves.length > 0; })()", WAIT_MS),
+                  "%s", page_string("JSON.stringify({moves: denham.game.moves, fg: denham.jobs.fg.length, bg: denham.jobs.bg.length, "
+                                    "error: denham.messages.errorText, status: document.getElementById('status').textContent})"));
     ck_assert_str_eq(page_string("denham.game.moves.join(' ')"), moves);
     ck_assert(page_waits_for_a_person());
     assert_board_matches(g, page_record(g));
@@ -820,6 +822,7 @@ START_TEST(scores_and_plot)
     click("#analyse");
     ck_assert(cdp_wait(&browser, "(async () => { await denham.busy; return !denham.searching; })()", WAIT_MS));
     ck_assert(cdp_screenshot(&browser, "build/screenshots/scores.png"));
+    fprintf(stderr, "scores_and_plot: a person's move drawn in %s ms\n", page_string("String(Math.round(denham.lastMoveMs))"));
     /* A certain win in a game with a die: a win, not +100.00. */
     open_variant("jinxx");
     ck_assert_str_eq(page_string("import('./analysis.js').then((m) => m.scoreWords({ kind: 'cp', value: 10000 }, "
@@ -870,6 +873,10 @@ START_TEST(replay_fast_and_not_silent)
                               "running: denham.jobs.running, error: denham.messages.errorText, status: "
                               "document.getElementById('status').textContent})"));
     ck_assert_msg(atoi(page_string("String(denham.jobs.bg.length)")) > 0, "the steps waited for the whole plot");
+    /* Measured, not asserted (the machine may be busy): a step's drawing. */
+    ck_assert(cdp_wait(&browser, "denham.lastStepMs !== undefined", WAIT_MS));
+    fprintf(stderr, "replay: the last step drawn in %s ms, the plot still filling\n",
+            page_string("String(Math.round(denham.lastStepMs))"));
     assert_message("#replay-where", "move 3 of");
     /* The board in a replay takes no move, and says so. */
     char sel[64];

@@ -1,7 +1,13 @@
-// app.js: Denham's board in the browser. Every board, piece and legal move
-// comes from the engine through PROTOCOL.md (`layout`, `state`,
-// `legalmoves`, `go`, `info`): this file knows no game's rules. A game
-// added to the engine appears here unchanged.
+// app.js: Denham's board in the browser: the game in progress, the turns
+// (a person's clicks, Denham's searches, the die), the replay, the
+// controls, and the order of the engine work (a person's first, then the
+// background's). Every board, piece and legal move comes from the engine
+// through PROTOCOL.md (`layout`, `state`, `legalmoves`, `go`, `info`):
+// this file knows no game's rules, and leaves drawing to board.js, the
+// engine's transport to session.js, the numbers' words and plot to
+// analysis.js, the record and what survives a reload to record.js and the
+// wording of messages to messages.js. A game added to the engine appears
+// here unchanged.
 
 import { Board } from './board.js';
 import { EngineSession } from './session.js';
@@ -162,7 +168,8 @@ async function engineMove() {
   const answer = app.session.expect('bestmove', (clocked ? clocked.waitMs : app.settings.movetime) + 30000);
   app.searching = { kind: 'move', token, answer };
   app.lines = [];
-  status(`${seatName(app.state.turn)} (Denham) is thinking…`);
+  status(`${capitalise(seatName(app.state.turn))} (Denham) is thinking…`);
+  await app.session.send(positionCommand()); // background work may have moved the engine elsewhere
   await app.session.send(`go ${clocked ? clocked.words : `movetime ${app.settings.movetime}`}`); // issue 54
   let line;
   try {
@@ -198,8 +205,9 @@ async function startAnalysis() {
 async function sync() {
   app.lastError = null;
   await app.session.send(positionCommand());
-  const state = await app.session.describe('state');
-  const legal = await app.session.describe('legalmoves');
+  // Both asked at once: they only read the position, and their answers
+  // are told apart by their first word.
+  const [state, legal] = await Promise.all([app.session.describe('state'), app.session.describe('legalmoves')]);
   if (app.lastError) {
     const why = app.lastError;
     app.lastError = null;
@@ -353,25 +361,29 @@ function renderMoveList() {
 }
 
 // The movers of plies not seen by this page (a game opened, restored or
-// replayed): asked of the engine one ply at a time, behind other work.
+// replayed): asked of the engine in the background, one ply a piece (a
+// person's step or move never waits for more than one). Every piece of
+// work that searches sends its position first, so these may leave the
+// engine elsewhere; the last puts it back all the same.
 function fillTurns() {
-  if (app.fillingTurns) return;
-  app.fillingTurns = true;
+  if (app.fillingTurns === app.game) return;
   const game = app.game;
+  app.fillingTurns = game;
   const missing = game.moves.map((_, i) => i).filter((i) => !app.turns[i]);
+  for (const ply of missing) {
+    background(async () => {
+      if (app.game !== game || app.turns[ply]) return;
+      await stopSearch(); // the analysis, if on: a position is never sent during a search
+      await app.session.send(positionCommand(game.moves.slice(0, ply)));
+      const st = await app.session.describe('state');
+      app.turns[ply] = { seat: st.turn, chance: st.chance };
+    });
+  }
   background(async () => {
-    try {
-      for (const ply of missing) {
-        if (app.game !== game) return;
-        await app.session.send(positionCommand(game.moves.slice(0, ply)));
-        const st = await app.session.describe('state');
-        app.turns[ply] = { seat: st.turn, chance: st.chance };
-      }
-      await app.session.send(positionCommand()); // the engine back at the page's position
-    } finally {
-      app.fillingTurns = false;
-    }
-    if (app.game === game) renderMoveList();
+    if (app.fillingTurns === game) app.fillingTurns = null;
+    if (app.game !== game) return;
+    await app.session.send(positionCommand()); // the engine back at the page's position
+    renderMoveList();
     await startAnalysis();
   });
 }
@@ -417,6 +429,7 @@ function rollDie(faces) {
 }
 
 function playMove(move) {
+  const t0 = performance.now();
   return exclusive(async () => {
     if (!humanToMove()) return;
     await stopSearch();
@@ -430,6 +443,7 @@ function playMove(move) {
       await sync();
       throw new Error(refusal(move, err.message));
     }
+    app.lastMoveMs = performance.now() - t0; // a person's move to its board drawn
     await advance();
   });
 }

@@ -1,6 +1,8 @@
 // board.js: draws what the engine describes (`layout` and `state`) as SVG
-// and turns clicks into moves from `legalmoves`. It knows no game: cells,
-// lines, pieces and the clicks of every move all come from the engine.
+// and turns clicks and keys into moves from `legalmoves`. It knows no game:
+// cells, lines, pieces and the clicks of every move all come from the
+// engine. It may not reach into the session, the record or the page
+// outside its container: what it learns goes out through its callbacks.
 
 const SVG = 'http://www.w3.org/2000/svg';
 const PAD = 0.9; // room for the labels around the board
