@@ -237,7 +237,9 @@ export class Board {
 
   drawCell(g, c, isLast) {
     const [x, y] = this.at(c);
-    const attrs = { class: `cell cell-${c.shape}`, 'data-cell': c.id, tabindex: -1 };
+    // Named for assistive technology: a cell is a button called by its name
+    // ("e3"); the pieces on it carry their own titles.
+    const attrs = { class: `cell cell-${c.shape}`, 'data-cell': c.id, tabindex: -1, role: 'button', 'aria-label': c.id };
     let shape;
     if (c.shape === 'square') {
       shape = el('rect', { ...attrs, x: x - 0.5, y: y - 0.5, width: 1, height: 1, fill: c.fill || '#eee', stroke: '#8a7f70', 'stroke-width': 0.02 }, g);

@@ -315,8 +315,10 @@ bool cdp_centre(cdp_t *c, const char *selector, double *x, double *y)
 {
     char *q = quote(selector), expr[1024];
     snprintf(expr, sizeof expr,
-             "(() => { const e = document.querySelector(%s); if (!e) return null; e.scrollIntoView({block: 'center', inline: 'center'}); "
-             "const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()",
+             "(() => { const e = document.querySelector(%s); if (!e) return null; e.scrollIntoView({block: 'nearest'}); "
+             "let r = e.getBoundingClientRect(); const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); "
+             "if (top !== e && !e.contains(top)) { e.scrollIntoView({block: 'center'}); r = e.getBoundingClientRect(); } "
+             "return [r.left + r.width / 2, r.top + r.height / 2]; })()",
              q);
     free(q);
     char *v = cdp_eval(c, expr, 10000);

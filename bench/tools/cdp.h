@@ -45,7 +45,9 @@ bool cdp_click(cdp_t *c, double x, double y);
 /* One mouse event of the left button at (x, y): mouseMoved, mousePressed
  * or mouseReleased. */
 bool cdp_mouse(cdp_t *c, const char *type, double x, double y);
-/* The centre of the first element matching a CSS selector; false if none. */
+/* The centre of the first element matching a CSS selector, scrolled into
+ * the window as a person would: just into view, or to the middle when
+ * something (a sticky bar) covers it there; false if none. */
 bool cdp_centre(cdp_t *c, const char *selector, double *x, double *y);
 /* Writes a PNG of the page to path. */
 bool cdp_screenshot(cdp_t *c, const char *path);
