@@ -406,31 +406,6 @@ static bool procs_become(const char *needle, int n, int ms)
     return procs_with(needle) == n;
 }
 
-/* The first child of pid (an engine), or 0. */
-static pid_t child_of(pid_t pid)
-{
-    DIR *d = opendir("/proc");
-    pid_t found = 0;
-    for (struct dirent *e; d && !found && (e = readdir(d));) {
-        char path[300], text[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        FILE *f = e->d_name[0] >= '0' && e->d_name[0] <= '9' ? fopen(path, "r") : NULL;
-        if (!f)
-            continue;
-        size_t got = fread(text, 1, sizeof text - 1, f);
-        fclose(f);
-        text[got] = 0;
-        const char *paren = strrchr(text, ')');
-        char state;
-        int ppid;
-        if (paren && sscanf(paren + 1, " %c %d", &state, &ppid) == 2 && ppid == pid && state != 'Z')
-            found = atoi(e->d_name);
-    }
-    if (d)
-        closedir(d);
-    return found;
-}
-
 /* SIGTERM to the server; the milliseconds until it exited (status 0), or
  * -1 when it was still there after 10 s (then killed). */
 static int64_t stop_timed(void)
@@ -541,7 +516,8 @@ START_TEST(sigterm_is_prompt_with_a_stopped_engine)
     static char events[65536];
     char id[33];
     int fd = open_with_events(id, events, sizeof events);
-    pid_t engine = child_of(server.pid);
+    pid_t engine = 0;
+    children_list(server.pid, &engine, 1);
     ck_assert_int_gt(engine, 0);
     ck_assert_int_eq(kill(engine, SIGSTOP), 0);
     char *big = big_command();

@@ -356,33 +356,6 @@ static void *hung_sender(void *arg)
     return NULL;
 }
 
-/* The children of pid (engines), at most max; their number. */
-static int engines_of(pid_t pid, pid_t *out, int max)
-{
-    DIR *d = opendir("/proc");
-    int n = 0;
-    for (struct dirent *e; d && n < max && (e = readdir(d));) {
-        if (e->d_name[0] < '0' || e->d_name[0] > '9')
-            continue;
-        char path[300], text[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        size_t got = fread(text, 1, sizeof text - 1, f);
-        fclose(f);
-        text[got] = 0;
-        const char *paren = strrchr(text, ')');
-        char state;
-        int ppid;
-        if (paren && sscanf(paren + 1, " %c %d", &state, &ppid) == 2 && ppid == pid && state != 'Z')
-            out[n++] = atoi(e->d_name);
-    }
-    if (d)
-        closedir(d);
-    return n;
-}
-
 /* True when pid is gone (or a zombie waiting for init). */
 static bool gone(pid_t pid)
 {
@@ -410,7 +383,7 @@ int web_hostile(int seconds, int slow)
     hung_t hung = {.H = &H};
     int status;
     pid_t engines[16];
-    if (!open_session(s.port, hung.id, &status) || engines_of(s.pid, engines, 16) != 1) {
+    if (!open_session(s.port, hung.id, &status) || children_list(s.pid, engines, 16) != 1) {
         printf("web: hostile: no session for the hung engine (%d)\n", status);
         served_stop(&s);
         return 1;
@@ -468,7 +441,7 @@ int web_hostile(int seconds, int slow)
     } else {
         printf("web: hostile: the prompt client got no session (%d)\n", status);
     }
-    int n_engines = engines_of(s.pid, engines, 16);
+    int n_engines = children_list(s.pid, engines, 16);
     if (hung_events >= 0)
         close(hung_events);
     if (greedy_events >= 0)

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -166,11 +167,11 @@ bool http_read_until(int fd, const char *needle, char *buf, size_t cap, int time
     return strstr(buf, needle) != NULL;
 }
 
-int children_of(pid_t pid)
+int children_list(pid_t pid, pid_t *out, int max)
 {
     DIR *d = opendir("/proc");
     int n = 0;
-    for (struct dirent *e; d && (e = readdir(d));) {
+    for (struct dirent *e; d && n < max && (e = readdir(d));) {
         if (e->d_name[0] < '0' || e->d_name[0] > '9')
             continue;
         char path[300], text[512];
@@ -184,10 +185,15 @@ int children_of(pid_t pid)
         const char *close_paren = strrchr(text, ')');
         char state;
         int ppid;
-        if (close_paren && sscanf(close_paren + 1, " %c %d", &state, &ppid) == 2 && ppid == pid && state != 'Z')
+        if (close_paren && sscanf(close_paren + 1, " %c %d", &state, &ppid) == 2 && ppid == pid && state != 'Z') {
+            if (out)
+                out[n] = atoi(e->d_name);
             n++;
+        }
     }
     if (d)
         closedir(d);
     return n;
 }
+
+int children_of(pid_t pid) { return children_list(pid, NULL, INT_MAX); }

@@ -38,5 +38,8 @@ int http_open_events(int port, const char *id);
 bool http_read_until(int fd, const char *needle, char *buf, size_t cap, int timeout_ms);
 /* Children of pid still alive (their count, from /proc). */
 int children_of(pid_t pid);
+/* The same children's pids, at most max of them (out may be NULL); their
+ * number. */
+int children_list(pid_t pid, pid_t *out, int max);
 
 #endif
