@@ -541,30 +541,19 @@ static cdp_t browser;
 
 static const char *page_string(const char *expression)
 {
-    static char out[65536];
-    char *v = cdp_eval(&browser, expression, 20000);
-    out[0] = 0;
-    if (v && !json_string_at(v, out, sizeof out))
-        snprintf(out, sizeof out, "%s", v);
-    free(v);
-    return out;
+    return cdp_text(&browser, expression);
 }
 
 static int page_int(const char *expression) { return atoi(page_string(expression)); }
 
 static void click(const char *selector)
 {
-    double x, y;
-    ck_assert_msg(cdp_centre(&browser, selector, &x, &y), "no %s on the page", selector);
-    ck_assert(cdp_click(&browser, x, y));
+    ck_assert_msg(cdp_click_on(&browser, selector), "no %s on the page", selector);
 }
 
 static void set_window(int width, int height)
 {
-    char params[160];
-    snprintf(params, sizeof params, "{\"width\":%d,\"height\":%d,\"deviceScaleFactor\":1,\"mobile\":%s}", width, height,
-             width < 600 ? "true" : "false");
-    free(cdp_call(&browser, true, "Emulation.setDeviceMetricsOverride", params, 10000));
+    cdp_window(&browser, width, height);
 }
 
 /* Nothing wider than the window, and the first board in progress (or the

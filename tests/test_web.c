@@ -63,13 +63,7 @@ static void web_teardown(void)
 /* A string the page evaluates to (static; "" when none). */
 static const char *page_string(const char *expression)
 {
-    static char out[65536];
-    char *v = cdp_eval(&browser, expression, 20000);
-    out[0] = 0;
-    if (v && !json_string_at(v, out, sizeof out))
-        snprintf(out, sizeof out, "%s", v);
-    free(v);
-    return out;
+    return cdp_text(&browser, expression);
 }
 
 static void open_variant(const char *variant)
@@ -122,18 +116,13 @@ static void assert_message(const char *selector, const char *text)
 /* Clicks the centre of the element matching selector. */
 static void click(const char *selector)
 {
-    double x, y;
-    ck_assert_msg(cdp_centre(&browser, selector, &x, &y), "nothing matches %s", selector);
-    ck_assert(cdp_click(&browser, x, y));
+    ck_assert_msg(cdp_click_on(&browser, selector), "nothing matches %s", selector);
 }
 
 /* The window's size, as a desktop (1280x800) or a phone (390x844). */
 static void window_size(int width, int height)
 {
-    char params[160];
-    snprintf(params, sizeof params, "{\"width\":%d,\"height\":%d,\"deviceScaleFactor\":1,\"mobile\":%s}", width,
-             height, width < 600 ? "true" : "false");
-    free(cdp_call(&browser, true, "Emulation.setDeviceMetricsOverride", params, 10000));
+    cdp_window(&browser, width, height);
 }
 
 /* Types text into the element matching selector as a person does (a click

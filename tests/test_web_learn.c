@@ -58,13 +58,7 @@ static void learn_teardown(void)
 /* A string the page evaluates to (static; "" when none). */
 static const char *page_string(const char *expression)
 {
-    static char out[65536];
-    char *v = cdp_eval(&browser, expression, 20000);
-    out[0] = 0;
-    if (v && !json_string_at(v, out, sizeof out))
-        snprintf(out, sizeof out, "%s", v);
-    free(v);
-    return out;
+    return cdp_text(&browser, expression);
 }
 
 static bool page_true(const char *expression)
@@ -85,10 +79,7 @@ static void assert_no_page_errors(void)
 
 static void set_size(int width, int height)
 {
-    char params[160];
-    snprintf(params, sizeof params, "{\"width\":%d,\"height\":%d,\"deviceScaleFactor\":1,\"mobile\":%s}", width,
-             height, width < 600 ? "true" : "false");
-    free(cdp_call(&browser, true, "Emulation.setDeviceMetricsOverride", params, 10000));
+    cdp_window(&browser, width, height);
 }
 
 static void open_variant(const char *variant)
@@ -115,9 +106,7 @@ static void set_control(const char *id, const char *value)
 
 static void click(const char *selector)
 {
-    double x, y;
-    ck_assert_msg(cdp_centre(&browser, selector, &x, &y), "nothing matches %s", selector);
-    ck_assert(cdp_click(&browser, x, y));
+    ck_assert_msg(cdp_click_on(&browser, selector), "nothing matches %s", selector);
 }
 
 /* A key pressed and released, sent to whatever has the focus. */

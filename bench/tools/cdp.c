@@ -327,6 +327,31 @@ bool cdp_centre(cdp_t *c, const char *selector, double *x, double *y)
     return ok;
 }
 
+bool cdp_click_on(cdp_t *c, const char *selector)
+{
+    double x, y;
+    return cdp_centre(c, selector, &x, &y) && cdp_click(c, x, y);
+}
+
+const char *cdp_text(cdp_t *c, const char *expression)
+{
+    static char out[65536];
+    char *v = cdp_eval(c, expression, 20000);
+    out[0] = 0;
+    if (v && !json_string_at(v, out, sizeof out))
+        snprintf(out, sizeof out, "%s", v);
+    free(v);
+    return out;
+}
+
+bool cdp_window(cdp_t *c, int width, int height)
+{
+    char params[160];
+    snprintf(params, sizeof params, "{\"width\":%d,\"height\":%d,\"deviceScaleFactor\":1,\"mobile\":%s}", width,
+             height, width < 600 ? "true" : "false");
+    return call_ok(c, true, "Emulation.setDeviceMetricsOverride", params);
+}
+
 static int b64(char ch)
 {
     if (ch >= 'A' && ch <= 'Z') return ch - 'A';

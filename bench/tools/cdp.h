@@ -49,6 +49,15 @@ bool cdp_mouse(cdp_t *c, const char *type, double x, double y);
  * the window as a person would: just into view, or to the middle when
  * something (a sticky bar) covers it there; false if none. */
 bool cdp_centre(cdp_t *c, const char *selector, double *x, double *y);
+/* Clicks the centre of the first element matching selector (scrolled as
+ * cdp_centre does); false if there is none or the click failed. */
+bool cdp_click_on(cdp_t *c, const char *selector);
+/* What expression evaluates to, as text: a JSON string's value, else the
+ * JSON itself; "" when none. In a buffer the next call overwrites. */
+const char *cdp_text(cdp_t *c, const char *expression);
+/* The window's size, as a phone's when narrower than 600 px (mobile), else
+ * a desktop's. */
+bool cdp_window(cdp_t *c, int width, int height);
 /* Writes a PNG of the page to path. */
 bool cdp_screenshot(cdp_t *c, const char *path);
 /* The page's errors seen so far, one a line: uncaught exceptions and
