@@ -214,6 +214,17 @@ static void assert_board_matches(const game_t *g, const record_t *r)
     json_free(&j);
 }
 
+/* In a replay: the page's board is the engine's position at the move shown. */
+static void assert_replay_board(const game_t *g)
+{
+    static record_t r;
+    char text[8192], err[256];
+    snprintf(text, sizeof text, "%s", page_string("denham.game.start + (denham.view ? ' moves ' + "
+                                                   "denham.game.moves.slice(0, denham.view).join(' ') : '')"));
+    ck_assert_msg(record_setup(&r, g, text, err, sizeof err), "%s", err);
+    assert_board_matches(g, &r);
+}
+
 /* Plays move m of r's position through the page: its cells clicked in
  * order, then the chooser's button or the button of a move without cells. */
 static void click_move(const game_t *g, const record_t *r, move_t m)
@@ -388,17 +399,18 @@ START_TEST(match_games_replayed)
     int total = atoi(page_string("String(denham.game.moves.length)"));
     ck_assert_int_gt(total, 4);
     for (int k = 1; k <= total; k++) {
+        free(cdp_eval(&browser, "(denham.lastStepMs = undefined, true)", 10000));
         click("#replay-next");
         char expr[96];
         snprintf(expr, sizeof expr, "(async () => { await denham.busy; return denham.view === %d; })()", k);
         ck_assert_msg(cdp_wait(&browser, expr, WAIT_MS), "replay step %d: %s", k,
                       page_string("JSON.stringify({view: denham.view, error: document.getElementById('error').textContent})"));
-        static record_t r;
-        char text[8192], err[256];
-        snprintf(text, sizeof text, "%s", page_string("denham.game.start + (denham.view ? ' moves ' + "
-                                                       "denham.game.moves.slice(0, denham.view).join(' ') : '')"));
-        ck_assert_msg(record_setup(&r, g, text, err, sizeof err), "%s", err);
-        assert_board_matches(g, &r);
+        assert_replay_board(g);
+        /* Every position is known by now (described before the plot's
+         * searches): each step is drawn at its click, the engine after. */
+        ck_assert(cdp_wait(&browser, "denham.lastStepMs !== undefined", WAIT_MS));
+        ck_assert_msg(strcmp(page_string("String(!!denham.lastLaps.atOnce)"), "true") == 0,
+                      "step %d waited for the engine: %s", k, page_string("JSON.stringify(denham.lastLaps)"));
     }
     ck_assert(cdp_wait(&browser, "Number(document.getElementById('plot').dataset.points) > 2", WAIT_MS));
     ck_assert(cdp_screenshot(&browser, "build/screenshots/replay.png"));
@@ -882,6 +894,16 @@ START_TEST(replay_fast_and_not_silent)
     /* The step's frame painted (its time is bench_denham web-board's figure, not a test's). */
     ck_assert(cdp_wait(&browser, "denham.lastStepMs !== undefined", WAIT_MS));
     assert_message("#replay-where", "move 3 of");
+    assert_replay_board(g);
+    /* Two quick steps back, and on again: each board the engine's. */
+    click("#replay-back");
+    click("#replay-back");
+    ck_assert(cdp_wait(&browser, "(async () => { await denham.busy; return denham.view === 1; })()", WAIT_MS));
+    assert_replay_board(g);
+    click("#replay-next");
+    click("#replay-next");
+    ck_assert(cdp_wait(&browser, "(async () => { await denham.busy; return denham.view === 3; })()", WAIT_MS));
+    assert_replay_board(g);
     /* The board in a replay takes no move, and says so. */
     char sel[64];
     snprintf(sel, sizeof sel, "[data-cell=\"%s\"]", page_string("denham.state.pieces[0].cell"));

@@ -53,20 +53,22 @@ function status(text) { messages.status(text); }
 // search is stopped when a person asks for something. A failure is shown
 // (never left unhandled): the promises returned always resolve. app.busy
 // resolves when nothing is left to do.
-const jobs = { fg: [], bg: [], running: false, stopBackground: null };
+const jobs = { fg: [], bg: [], running: false, current: null, stopBackground: null }; // current: the running job
 
-function schedule(list, fn) {
+function schedule(list, fn, step = false) {
   return new Promise((resolve) => {
-    list.push({ fn, resolve });
+    list.push({ fn, resolve, fg: list === jobs.fg, step });
     if (list === jobs.fg && jobs.stopBackground) jobs.stopBackground();
     if (jobs.running) return;
     jobs.running = true;
     app.busy = (async () => {
       while (jobs.fg.length || jobs.bg.length) {
         const job = jobs.fg.length ? jobs.fg.shift() : jobs.bg.shift();
+        jobs.current = job;
         try { await job.fn(); } catch (err) { showError(err.message); }
         job.resolve();
       }
+      jobs.current = null;
       jobs.running = false;
     })();
   });
@@ -74,7 +76,33 @@ function schedule(list, fn) {
 
 app.jobs = jobs; // for tests
 function exclusive(fn) { return schedule(jobs.fg, fn); }
+// A replay step's engine work (a person's, of a kind that draws nothing
+// over a step drawn at its click: see stepReplay).
+function exclusiveStep(fn) { return schedule(jobs.fg, fn, true); }
 function background(fn) { return schedule(jobs.bg, fn); }
+
+// Calls fn(time, frameTime) once the frame holding what was just drawn is
+// painted (frameTime: when that frame began):
+// the figures of a drawn move measure what a person sees, not the script.
+function afterPaint(fn) {
+  requestAnimationFrame(() => {
+    const frameAt = performance.now(); // the frame begins: style, layout and paint follow
+    setTimeout(() => fn(performance.now(), frameAt), 0);
+  });
+}
+
+// A figure of the page (bench_denham web-board): the time from t0 to the
+// frame that shows what was just drawn, given to done; the laps of the
+// work kept beside it (`lastLaps`), from the work that follows.
+function measureDrawn(t0, done) {
+  const laps = app.laps;
+  afterPaint((at, frameAt) => {
+    if (laps) laps.frame = frameAt - t0;
+    app.lastLaps = laps;
+    if (app.laps === laps) app.laps = null;
+    done(at - t0);
+  });
+}
 
 function shownMoves() { return app.view === null ? app.game.moves : app.game.moves.slice(0, app.view); }
 
@@ -103,14 +131,27 @@ function onEngineLine(line) {
 function readInfo(line) {
   const info = parseInfo(line);
   if (!info || info.bound) return;
+  if (app.searching.token !== app.token) return; // a search whose position the page has left (a step drawn at its click)
   app.lines[info.multipv - 1] = info;
   app.lines.length = Math.max(app.lines.length, info.multipv);
-  renderAnalysis();
   if (info.multipv === 1) {
-    const first = app.legal.find((m) => m.move === info.pv[0]);
-    app.board.setBestLine(first && first.clicks.length >= 2 ? first.clicks : null);
-    recordEval(shownMoves().length, centipawns(info), app.searching && app.searching.kind === 'move');
+    app.bestInfo = { info, token: app.token, ply: shownMoves().length, own: !!(app.searching && app.searching.kind === 'move') };
   }
+  // Drawn once a frame: a search's first depths come in a burst, and a
+  // drawing for each would hold up the frame that shows the move.
+  if (app.infoFrame) return;
+  app.infoFrame = requestAnimationFrame(drawInfo);
+}
+
+function drawInfo() {
+  app.infoFrame = null;
+  renderAnalysis();
+  const best = app.bestInfo;
+  app.bestInfo = null;
+  if (!best || best.token !== app.token) return; // a search since stopped: its position may be left
+  const first = app.legal.find((m) => m.move === best.info.pv[0]);
+  app.board.setBestLine(first && first.clicks.length >= 2 ? first.clicks : null);
+  recordEval(best.ply, centipawns(best.info), best.own);
 }
 
 // An evaluation of the position at ply (for its side to move); own: from
@@ -202,9 +243,25 @@ async function startAnalysis() {
 
 // ---- the game ----
 
-async function sync() {
+// What the engine said of a position (`state` and `legalmoves`), by
+// variant and position command: a replay step or an Undo to a position
+// seen before is drawn at once, while the engine is told the position
+// (the answer depends on nothing else). Bounded: forgotten when full.
+const described = new Map();
+const DESCRIBED_MAX = 4096;
+
+function describedKey(command) { return `${app.layout ? app.layout.variant : ''}|${command}`; }
+
+function remember(command, state, legal) {
+  if (described.size >= DESCRIBED_MAX) described.clear();
+  described.set(describedKey(command), { state: { ...state }, legal }); // a copy: a flag fall writes the shown one's result
+}
+
+// The engine at a position, and its `state` and `legalmoves` there
+// (remembered); throws the engine's error when it refuses the position.
+async function describePosition(command) {
   app.lastError = null;
-  await app.session.send(positionCommand());
+  await app.session.send(command);
   // Both asked at once: they only read the position, and their answers
   // are told apart by their first word.
   const [state, legal] = await Promise.all([app.session.describe('state'), app.session.describe('legalmoves')]);
@@ -213,13 +270,55 @@ async function sync() {
     app.lastError = null;
     throw new Error(why);
   }
+  remember(command, state, legal.moves);
+  return { state, legal: legal.moves };
+}
+
+// The positions a replay step away, described while the person looks at
+// this one (a step there is then drawn at once); the engine left at the
+// shown position.
+async function describeNeighbours() {
+  for (const ply of [app.view + 1, app.view - 1]) {
+    if (ply < 0 || ply > app.game.moves.length) continue;
+    const command = positionCommand(app.game.moves.slice(0, ply));
+    if (!described.has(describedKey(command))) await describePosition(command);
+  }
+  await app.session.send(positionCommand());
+}
+
+// The engine at the shown position, and the page drawing it; drawn() is
+// called as soon as the page is drawn (before the engine has the position
+// when the page knew it already).
+async function sync(drawn = () => {}) {
+  app.lastError = null;
+  const command = positionCommand();
+  const known = described.get(describedKey(command));
+  if (known) {
+    show({ ...known.state }, known.legal);
+    drawn();
+    await app.session.send(command);
+    return;
+  }
+  const { state, legal } = await describePosition(command);
+  if (app.laps) app.laps.answered = performance.now() - app.laps.t0;
+  show(state, legal);
+  drawn();
+}
+
+function show(state, legal) {
+  if (!app.firstShown) { // the first board painted (bench_denham web)
+    app.firstShown = true;
+    afterPaint((at) => { document.body.dataset.drawnMs = String(at); });
+  }
   app.state = state;
-  app.legal = legal.moves;
+  app.legal = legal;
   app.turns[shownMoves().length] = { seat: state.turn, chance: state.chance };
   messages.at(positionCommand());
   app.clock.onState(state); // issue 54: clocks
   render();
+  if (app.laps) app.laps.rendered = performance.now() - app.laps.t0;
   persist();
+  if (app.laps) app.laps.persisted = performance.now() - app.laps.t0;
 }
 
 // What survives a reload: the game in the address (a link) and, with the
@@ -242,7 +341,7 @@ function render() {
   const human = humanToMove();
   const prev = shownMoves().length ? app.lastLegalEntry : null;
   app.board.setLastMove(prev || null);
-  app.board.setBestLine(null);
+  app.board.setBestLine(null, false);
   app.board.setPosition(st, app.legal, human);
   // Moves without a cell (pass, reroll, a pass with a call): buttons.
   const specials = $('specials');
@@ -347,16 +446,20 @@ function renderMoveList() {
     }
     row.append(' ', span);
   });
-  // The list scrolls, never the page (a click on its way would miss).
-  const cur = ol.querySelector('.current');
-  if (cur) {
-    const row = cur.closest('li');
-    if (row.offsetTop < ol.scrollTop || row.offsetTop + row.offsetHeight > ol.scrollTop + ol.clientHeight) {
-      ol.scrollTop = row.offsetTop - ol.clientHeight / 2;
+  // The list scrolls, never the page (a click on its way would miss); in
+  // the frame, whose layout its reading then is (read now, it would lay the
+  // page out once more before the move is drawn).
+  requestAnimationFrame(() => {
+    const cur = ol.querySelector('.current');
+    if (cur) {
+      const row = cur.closest('li');
+      if (row.offsetTop < ol.scrollTop || row.offsetTop + row.offsetHeight > ol.scrollTop + ol.clientHeight) {
+        ol.scrollTop = row.offsetTop - ol.clientHeight / 2;
+      }
+    } else {
+      ol.scrollTop = ol.scrollHeight;
     }
-  } else {
-    ol.scrollTop = ol.scrollHeight;
-  }
+  });
   if (moves.length && moves.some((_, i) => !app.turns[i])) fillTurns();
 }
 
@@ -428,22 +531,26 @@ function rollDie(faces) {
   return faces[faces.length - 1].move;
 }
 
-function playMove(move) {
-  const t0 = performance.now();
+// A move of a person's; clickedAt: when its last click was (for the
+// page's figure, `lastMoveMs`, from that click to the frame showing it).
+function playMove(move, clickedAt = performance.now()) {
+  const t0 = clickedAt;
+  const stopping = app.searching ? app.searching.kind : jobs.stopBackground ? 'background' : null;
   return exclusive(async () => {
     if (!humanToMove()) return;
+    app.laps = { t0, stopping };
     await stopSearch();
+    if (app.laps) app.laps.stopped = performance.now() - t0;
     app.lastLegalEntry = app.legal.find((m) => m.move === move) || null;
     app.game.moves.push(move);
     try {
-      await sync();
+      await sync(() => measureDrawn(t0, (ms) => { app.lastMoveMs = ms; })); // a person's move to the frame that shows it
     } catch (err) {
       app.game.moves.pop();
       app.lastLegalEntry = null;
       await sync();
       throw new Error(refusal(move, err.message));
     }
-    app.lastMoveMs = performance.now() - t0; // a person's move to its board drawn
     await advance();
   });
 }
@@ -493,8 +600,6 @@ async function newGame(variant, start = 'startpos', moves = []) {
     await stopSearch();
     await app.session.send(`setoption name UCI_Variant value ${variant}`);
     await applySettings();
-    await app.session.send('ucinewgame');
-    await app.session.ask('isready', 'readyok');
     app.layout = await app.session.describe('layout');
     app.board.setLayout(app.layout);
     $('board-wrap').style.aspectRatio = String(app.board.aspect());
@@ -513,14 +618,22 @@ async function newGame(variant, start = 'startpos', moves = []) {
     renderAnalysis();
     renderSeats();
     $('variant').value = variant;
+    let refused = null;
     try {
       await sync();
     } catch (err) {
       if (start === 'startpos' && !moves.length) throw err;
       app.game = { start: 'startpos', moves: [] };
       await sync();
-      throw new Error(`that game could not be set up (${err.message}): a new game instead`);
+      refused = err;
     }
+    // The board is drawn: now what a new game costs the engine (its tables
+    // cleared, Brax's solved endings built: 50 ms), then the position again
+    // (ucinewgame sets the start position).
+    await app.session.send('ucinewgame');
+    await app.session.ask('isready', 'readyok');
+    await app.session.send(positionCommand());
+    if (refused) throw new Error(`that game could not be set up (${refused.message}): a new game instead`);
   });
   return exclusive(advance);
 }
@@ -644,8 +757,10 @@ function evaluateReplay(g) {
   const one = (ply) => background(async () => {
     if (app.game.moves !== moves) return; // another game meanwhile
     await stopSearch();
-    await app.session.send(positionCommand(moves.slice(0, ply)));
-    const st = await app.session.describe('state');
+    const command = positionCommand(moves.slice(0, ply));
+    const known = described.get(describedKey(command));
+    if (known) await app.session.send(command);
+    const st = known ? known.state : (await describePosition(command)).state;
     if (st.result || st.chance) return;
     let last = null, stopped = false;
     const seen = (line) => { if (line.startsWith('info depth')) last = parseInfo(line) || last; };
@@ -657,32 +772,78 @@ function evaluateReplay(g) {
       jobs.stopBackground = null;
       app.session.lineHandlers.splice(app.session.lineHandlers.indexOf(seen), 1);
     }
+    if (stopped) { one(ply); return; } // cut short for a person (whose work sends its position): again, later
     await app.session.send(positionCommand()); // the engine back at the page's position
-    if (stopped) { one(ply); return; } // cut short for a person: again, later
     if (last && app.game.moves === moves) {
       app.evals[ply] = { cp: centipawns(last), mover: st.turn, own: false };
       renderPlot();
     }
   });
+  // First every position described, a few at a piece (a step to any is
+  // then drawn at its click, however quick the clicks), then the searches.
+  const DESCRIBED_A_PIECE = 8;
+  for (let from = 0; from <= moves.length; from += DESCRIBED_A_PIECE) {
+    background(async () => {
+      if (app.game.moves !== moves) return;
+      await stopSearch();
+      for (let ply = from; ply <= Math.min(moves.length, from + DESCRIBED_A_PIECE - 1); ply++) {
+        const command = positionCommand(moves.slice(0, ply));
+        if (!described.has(describedKey(command))) await describePosition(command);
+      }
+      await app.session.send(positionCommand()); // the engine back at the page's position
+    });
+  }
   for (let ply = 0; ply <= moves.length; ply++) one(ply);
   background(startAnalysis);
 }
 
 // A step of the replay: where to go is decided at the click (three quick
-// clicks are three steps), the drawing follows as soon as the engine is
-// free; steps still queued are drawn once, at the last.
+// clicks are three steps). A position the page knows is drawn at the
+// click, unless a person's earlier work is still to finish (it would draw
+// over it); the engine follows (the position, the neighbours, the
+// analysis) when it is free. Steps still queued are drawn once, at the last.
 function stepReplay(to) {
   if (app.view === null) return Promise.resolve();
   app.viewWanted = Math.max(0, Math.min(app.game.moves.length, to));
   const t0 = performance.now();
-  return exclusive(async () => {
-    if (app.view === null || app.viewWanted === null || app.viewWanted === app.view) return;
-    await stopSearch();
+  const stopping = app.searching ? app.searching.kind : jobs.stopBackground ? 'background' : null;
+  const queued = jobs.bg.length; // the plot's work still to do at the click
+  const measure = () => measureDrawn(t0, (ms) => { app.lastStepMs = ms; }); // the click to its frame (bench_denham web-board)
+  const known = described.get(describedKey(positionCommand(app.game.moves.slice(0, app.viewWanted))));
+  // Only replay steps ahead, none drawing: nothing would draw over this.
+  const onlySteps = jobs.fg.every((j) => j.step) && !(jobs.current && jobs.current.fg && !jobs.current.step);
+  if (known && app.viewWanted !== app.view && onlySteps && !app.stepDrawing) {
+    app.laps = { t0, stopping, queued, atOnce: true };
+    interrupt(); // the analysis of the last step: its lines are not this one's
+    app.token++; // nor those of one about to start there
     app.view = app.viewWanted;
     app.lastLegalEntry = null;
-    await sync();
+    show({ ...known.state }, known.legal);
     updateReplayWhere();
-    app.lastStepMs = performance.now() - t0; // for bench_denham web
+    measure();
+    app.stepPending = true; // the engine is yet to follow
+  }
+  return exclusiveStep(async () => {
+    if (app.view === null || app.viewWanted === null) return;
+    if (app.viewWanted === app.view && !app.stepPending) return; // drawn and followed by an earlier click's work
+    const atOnce = app.stepPending;
+    app.stepPending = false;
+    if (!atOnce) app.laps = { t0, stopping, queued };
+    await stopSearch();
+    if (app.laps && !atOnce) app.laps.stopped = performance.now() - t0;
+    if (app.viewWanted !== app.view) {
+      app.view = app.viewWanted;
+      app.lastLegalEntry = null;
+      app.stepDrawing = true;
+      try {
+        await sync(() => { app.stepDrawing = false; updateReplayWhere(); measure(); });
+      } finally {
+        app.stepDrawing = false;
+      }
+    } else {
+      await app.session.send(positionCommand());
+    }
+    await describeNeighbours();
     await startAnalysis();
   });
 }
@@ -976,7 +1137,6 @@ async function main() {
     app.seats = saved.seats;
   }
   await newGame(variant, game.start, game.moves);
-  document.body.dataset.drawnMs = String(performance.now()); // the first board drawn (bench_denham web)
   document.body.dataset.ready = 'true';
 }
 

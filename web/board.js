@@ -72,7 +72,7 @@ export class Board {
   constructor(container, onMove, onChoose, onSelect = () => {}, onIdleClick = () => {}) {
     this.onIdleClick = onIdleClick; // () => void: a click when the board takes none
     this.container = container;
-    this.onMove = onMove; // (moveText) => void
+    this.onMove = onMove; // (moveText, clickedAt) => void
     this.onChoose = onChoose; // (moves, cancel) => void: several moves share the clicks
     this.onSelect = onSelect; // (selection, what the next click does) => void
     this.layout = null;
@@ -84,13 +84,25 @@ export class Board {
     this.lastMove = null; // the legal-move entry of the move before this position
     this.bestLine = null; // clicks of the engine's best move
     this.cursor = null; // the cell the keyboard is on
+    this.cells = new Map();
     // The keyboard: the arrows move a cursor from cell to cell (the nearest
     // in that direction, on any geometry), Enter or Space picks the cell as
     // a click does, Escape lets a half-made move go.
     container.tabIndex = 0;
     container.addEventListener('keydown', (e) => this.key(e));
-    container.addEventListener('focus', () => { if (!this.cursor) this.moveCursorTo(this.firstCell()); else this.render(); });
-    container.addEventListener('blur', () => this.render());
+    // The cursor is drawn while the keyboard has the board: focus and blur
+    // redraw only when that changes (a click's focus draws no cursor, and a
+    // redraw then would cost the click's move a frame).
+    this.cursorDrawn = false;
+    container.addEventListener('focus', () => {
+      if (!this.cursor) this.placeCursor(this.firstCell());
+      if (this.cursorWanted() !== this.cursorDrawn) this.render();
+    });
+    container.addEventListener('blur', () => { if (this.cursorDrawn) this.render(); });
+  }
+
+  cursorWanted() {
+    return !!this.cursor && this.container.matches(':focus-visible') && this.cells.has(this.cursor);
   }
 
   firstCell() {
@@ -102,9 +114,14 @@ export class Board {
   }
 
   moveCursorTo(id) {
-    this.cursor = id;
+    this.placeCursor(id);
     this.render();
-    const c = id && this.cells.get(id);
+  }
+
+  // The cursor on cell id, and the board's name saying what is there.
+  placeCursor(id) {
+    this.cursor = id;
+    const c = id && this.cells && this.cells.get(id);
     if (!c) return;
     const p = this.state && (this.state.pieces || []).find((q) => q.cell === id);
     const names = (this.layout.seats || []).map((s) => s.name);
@@ -164,10 +181,12 @@ export class Board {
   setFlipped(f) { this.flipped = f; this.render(); }
   // Width over height of the drawing (for the box that holds it).
   aspect() { return this.box ? (this.box.x1 - this.box.x0) / (this.box.y1 - this.box.y0) : 1; }
-  setBestLine(clicks) {
+  // The engine's best move as an arrow; draw false when a drawing follows
+  // anyway (the board is not drawn twice for one position).
+  setBestLine(clicks, draw = true) {
     if (String(clicks) === String(this.bestLine)) return; // the same arrow: no redraw
     this.bestLine = clicks;
-    this.render();
+    if (draw) this.render();
   }
   setLastMove(entry) { this.lastMove = entry; }
 
@@ -212,7 +231,8 @@ export class Board {
     this.drawDecisive(g);
     this.drawHints(g);
     // The cursor while the keyboard has the board (not after a click).
-    if (this.cursor && this.container.matches(':focus-visible') && this.cells.get(this.cursor)) {
+    this.cursorDrawn = this.cursorWanted();
+    if (this.cursorDrawn) {
       const [x, y] = this.at(this.cells.get(this.cursor));
       const r = this.cellSize() * 1.05;
       el('rect', { x: x - r, y: y - r, width: 2 * r, height: 2 * r, rx: r * 0.2, class: 'cursor', 'data-cursor': this.cursor }, g);
@@ -239,7 +259,9 @@ export class Board {
     const [x, y] = this.at(c);
     // Named for assistive technology: a cell is a button called by its name
     // ("e3"); the pieces on it carry their own titles.
-    const attrs = { class: `cell cell-${c.shape}`, 'data-cell': c.id, tabindex: -1, role: 'button', 'aria-label': c.id };
+    // A cell is not focusable itself: a click leaves the focus on the board
+    // (whose cursor the keyboard moves), not on a cell the next drawing drops.
+    const attrs = { class: `cell cell-${c.shape}`, 'data-cell': c.id, role: 'button', 'aria-label': c.id };
     let shape;
     if (c.shape === 'square') {
       shape = el('rect', { ...attrs, x: x - 0.5, y: y - 0.5, width: 1, height: 1, fill: c.fill || '#eee', stroke: '#8a7f70', 'stroke-width': 0.02 }, g);
@@ -359,22 +381,28 @@ export class Board {
   }
 
   click(id) {
+    const at = performance.now(); // the click, for the page's figure of a move drawn
     if (!this.enabled) { this.onIdleClick(id); return; }
     let prefix = [...this.selection, id];
     if (this.matching(prefix).length === 0) {
       // Not a continuation: start again from this cell, or let go.
       prefix = this.matching([id]).length ? [id] : [];
     }
-    this.selection = prefix;
-    this.onSelect(prefix, this.nextClick());
-    const candidates = this.matching();
+    const candidates = this.matching(prefix);
     const exact = candidates.filter((m) => m.clicks.length === prefix.length && prefix.length > 0);
     const longer = candidates.filter((m) => m.clicks.length > prefix.length);
-    this.render();
     if (exact.length === 1 && longer.length === 0) {
+      // The move is whole: straight to the engine. Drawing the selection
+      // first would make the browser paint a frame before it reads the
+      // engine's answer (up to 17 ms more for a drawn move).
       this.selection = [];
-      this.onMove(exact[0].move);
-    } else if (exact.length > 0) {
+      this.onMove(exact[0].move, at);
+      return;
+    }
+    this.selection = prefix;
+    this.onSelect(prefix, this.nextClick());
+    this.render();
+    if (exact.length > 0) {
       // Several moves end here (a size, a call), or this move can go on (a
       // capture that may take a second man): the person chooses.
       this.onChoose(exact, longer.length > 0);

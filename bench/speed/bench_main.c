@@ -33,6 +33,7 @@
 #include "brax_endings.h"
 #include "../tools/long_game.h"
 #include "web_bench.h"
+#include "web_board_bench.h"
 
 static char *trim(char *s)
 {
@@ -355,6 +356,8 @@ int main(int argc, char **argv)
     }
     if (argc > 1 && strcmp(argv[1], "web") == 0) /* denham serve's figures */
         return web_bench(argc > 2 ? atoi(argv[2]) : 60, argc > 3 ? atoi(argv[3]) : 200);
+    if (argc > 1 && strcmp(argv[1], "web-board") == 0) /* the board's click-to-drawn figures */
+        return web_board_bench(argc > 2 ? atoi(argv[2]) : 20);
     if (argc > 1 && strcmp(argv[1], "web-hostile") == 0) /* issue 53's hostile mix alone */
         return web_hostile(argc > 2 ? atoi(argv[2]) : 20, argc > 3 ? atoi(argv[3]) : 300);
     if (argc > 1 && strcmp(argv[1], "long-game") == 0) { /* that figure alone */

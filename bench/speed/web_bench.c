@@ -119,7 +119,7 @@ static void page_load(int port)
         snprintf(url, sizeof url, "http://127.0.0.1:%d/#%s", port, variants[i]);
         cdp_navigate(&c, "about:blank");
         int64_t start = timeman_now_us();
-        if (cdp_navigate(&c, url) && cdp_wait(&c, "document.body.dataset.ready === 'true'", 30000)) {
+        if (cdp_navigate(&c, url) && cdp_wait(&c, "document.body.dataset.drawnMs !== undefined", 30000)) {
             char *v = cdp_eval(&c, "String(Math.round(Number(document.body.dataset.drawnMs)))", 5000);
             int64_t page_ms = v ? atoll(v[0] == '"' ? v + 1 : v) : -1;
             free(v);
