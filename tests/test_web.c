@@ -413,6 +413,24 @@ START_TEST(match_games_replayed)
                       "step %d waited for the engine: %s", k, page_string("JSON.stringify(denham.lastLaps)"));
     }
     ck_assert(cdp_wait(&browser, "Number(document.getElementById('plot').dataset.points) > 2", WAIT_MS));
+    /* The plot is a way through the game: a click above its first ply mark
+     * (the axis's number) goes to that move. */
+    double px, py;
+    ck_assert(cdp_centre(&browser, "#plot", &px, &py));
+    char mark[64];
+    snprintf(mark, sizeof mark, "%s", page_string("(() => { const t = [...document.querySelectorAll('#plot text')]"
+                                                  ".find((e) => /^[1-9][0-9]*$/.test(e.textContent)); if (!t) return ''; "
+                                                  "const r = t.getBoundingClientRect(); return `${t.textContent} "
+                                                  "${r.left + r.width / 2}`; })()"));
+    int ply = 0;
+    double mx = 0;
+    ck_assert_msg(sscanf(mark, "%d %lf", &ply, &mx) == 2 && ply > 0 && ply < total, "no ply mark on the plot: '%s'", mark);
+    ck_assert(cdp_click(&browser, mx, py));
+    char expr[96];
+    snprintf(expr, sizeof expr, "(async () => { await denham.busy; return denham.view === %d; })()", ply);
+    ck_assert_msg(cdp_wait(&browser, expr, WAIT_MS), "a click on the plot at ply %d: view %s", ply,
+                  page_string("String(denham.view)"));
+    assert_replay_board(g);
     ck_assert(cdp_screenshot(&browser, "build/screenshots/replay.png"));
 }
 END_TEST

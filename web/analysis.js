@@ -110,10 +110,22 @@ function svg(name, attrs, parent) {
 // to move at that ply) or undefined; n: the plies of the game; at: the ply
 // shown. In a game of two sides the curve is the first side's (up: it is
 // ahead); with more, each point is its mover's view, in its colour.
+// The plot's drawing box (in its viewBox's units): plies run from L to R.
+const PLOT = { H: 110, L: 4, R: 296, T: 14, B: 94 };
+
+// The ply under a point of the plot (client coordinates) when it shows n
+// plies, or null.
+export function plotPly(plot, clientX, clientY, n) {
+  const m = plot.getScreenCTM();
+  if (!m) return null;
+  const p = new DOMPoint(clientX, clientY).matrixTransform(m.inverse());
+  return Math.max(0, Math.min(n, Math.round(((p.x - PLOT.L) / (PLOT.R - PLOT.L)) * n)));
+}
+
 export function renderPlot(plot, evals, n, at, layout) {
   plot.replaceChildren();
   if (!layout) return;
-  const W = 300, H = 110, L = 4, R = 296, T = 14, B = 94;
+  const { H, L, R, T, B } = PLOT;
   const two = (layout.teams || []).length === 2;
   const x = (ply) => L + (ply / Math.max(n, 1)) * (R - L);
   const mid = (T + B) / 2;

@@ -14,7 +14,7 @@ import { EngineSession } from './session.js';
 import { GameClock } from './clock.js'; // issue 54: clocks
 import { Messages, capitalise } from './messages.js';
 import * as record from './record.js';
-import { parseInfo, centipawns, renderLines, renderPlot as drawPlot } from './analysis.js';
+import { parseInfo, centipawns, renderLines, renderPlot as drawPlot, plotPly } from './analysis.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -854,6 +854,10 @@ function viewWanted() { return app.viewWanted ?? app.view; }
 function updateReplayWhere() {
   const bar = $('replay-bar');
   bar.hidden = app.view === null;
+  const plot = $('plot');
+  plot.classList.toggle('steps', app.view !== null);
+  plot.setAttribute('aria-label', app.view === null ? 'Evaluation over the game'
+    : 'Evaluation over the game: click a point to go to that move');
   if (app.view === null) return;
   const g = app.replaying;
   $('replay-where').textContent = `Replay${g ? ` of #${g.index} ${g.p1} vs ${g.p2}` : ''}: move ${app.view} of ${app.game.moves.length}`;
@@ -1047,6 +1051,13 @@ function wire() {
   $('replay-start').addEventListener('click', () => stepReplay(0));
   $('replay-back').addEventListener('click', () => stepReplay(viewWanted() - 1));
   $('replay-next').addEventListener('click', () => stepReplay(viewWanted() + 1));
+  // In a replay the plot is a way through the game: a click goes to the
+  // move under it.
+  $('plot').addEventListener('click', (e) => {
+    if (app.view === null) return;
+    const ply = plotPly($('plot'), e.clientX, e.clientY, Math.max(app.game.moves.length, 1));
+    if (ply !== null) stepReplay(ply);
+  });
   $('replay-end').addEventListener('click', () => stepReplay(app.game.moves.length));
   $('replay-play-here').addEventListener('click', playFromHere);
   $('replay-back-to-game').addEventListener('click', backToMyGame);
