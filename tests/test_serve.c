@@ -398,16 +398,9 @@ static int procs_with(const char *needle)
     return alive;
 }
 
-/* Waits up to ms for procs_with(needle) to be n. */
-static bool procs_become(const char *needle, int n, int ms)
-{
-    for (int64_t until = timeman_now_ms() + ms; procs_with(needle) != n && timeman_now_ms() < until;)
-        usleep(20 * 1000);
-    return procs_with(needle) == n;
-}
-
-/* procs_become, writing each change of the count it saw (" ms:count")
- * into seen: what a failure reports. */
+/* Waits up to ms for procs_with(needle) to be n (polled every 20 ms),
+ * writing each change of the count it saw (" ms:count") into seen: what a
+ * failure reports. */
 static bool procs_settle(const char *needle, int n, int ms, char *seen, size_t cap)
 {
     int64_t start = timeman_now_ms();
@@ -426,6 +419,13 @@ static bool procs_settle(const char *needle, int n, int ms, char *seen, size_t c
             return false;
         usleep(20 * 1000);
     }
+}
+
+/* procs_settle without the history. */
+static bool procs_become(const char *needle, int n, int ms)
+{
+    char seen[256];
+    return procs_settle(needle, n, ms, seen, sizeof seen);
 }
 
 /* SIGTERM to the server; the milliseconds until it exited (status 0), or
