@@ -66,25 +66,6 @@ START_TEST(wilson_intervals_stay_in_bounds)
 }
 END_TEST
 
-/* Pairs [5 10 20 10 5]: mean .5, E[x^2] = .325, variance .075. With
- * elo0 0 and elo1 10, s0 = .5 and s1 = 1/(1 + 10^(-1/40)) = .514387, so
- * LLR = 50 (.014387)(1 - 1.014387) / .15 = -0.0690.
- * Pairs [2 8 20 14 6], elo0 0, elo1 5: LLR = 0.3816. */
-START_TEST(sprt_llr_from_pentanomial)
-{
-    penta_t p = {{5, 10, 20, 10, 5}};
-    sprt_t s = {0, 10, 0.05, 0.05};
-    ck_assert_double_eq_tol(stats_sprt_llr(&p, &s), -0.068997, 1e-5);
-    penta_t q = {{2, 8, 20, 14, 6}};
-    sprt_t t = {0, 5, 0.05, 0.05};
-    ck_assert_double_eq_tol(stats_sprt_llr(&q, &t), 0.381606, 1e-5);
-    double lo, hi;
-    stats_sprt_bounds(&s, &lo, &hi);
-    ck_assert_double_eq_tol(lo, -2.944439, 1e-6); /* ln(.05/.95) */
-    ck_assert_double_eq_tol(hi, 2.944439, 1e-6);
-}
-END_TEST
-
 typedef struct game_line {
     char p1[64], p2[64], result[16], reason[128], position[8192];
 } game_line_t;
@@ -542,7 +523,6 @@ Suite *suite_match(void)
     TCase *stats = tcase_create("stats");
     tcase_add_test(stats, elo_from_wdl);
     tcase_add_test(stats, wilson_intervals_stay_in_bounds);
-    tcase_add_test(stats, sprt_llr_from_pentanomial);
     suite_add_tcase(s, stats);
     TCase *runs = tcase_create("runs");
     tcase_set_timeout(runs, 120);

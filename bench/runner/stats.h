@@ -4,10 +4,16 @@
  * Elo from a score s: -400 log10(1/s - 1). The 95% interval comes from the
  * per-game (trinomial) standard error of the score mapped through that
  * formula; LOS is the normal approximation 0.5 (1 + erf((W - L) / sqrt(2 (W + L)))).
- * The SPRT uses the generalised SPRT on game pairs (pentanomial), as the
- * fishtest framework does: LLR = N (s1 - s0) (2 m - s0 - s1) / (2 v), with m
- * and v the mean and variance of a pair's score per game, and s0, s1 the
- * scores that elo0 and elo1 predict.
+ * The SPRT is the generalised SPRT as fishtest computes it (LLRcalc.py,
+ * LLR_logistic): the results counted in k categories scoring i / (k - 1)
+ * (game pairs: k = 5, the pentanomial; single games: k = 3, L/D/W), every
+ * empty category given 1e-3 of a count; under each hypothesis the
+ * distribution of largest likelihood whose expected score is s0 = L(elo0),
+ * resp. s1 = L(elo1) (L the logistic curve of Elo); the LLR is
+ * sum_i n_i ln(q1_i / q0_i). The bounds are Wald's, ln(beta / (1 - alpha))
+ * and ln((1 - beta) / alpha); fishtest's server adds a correction for
+ * overshoot that is not made here (a check after every pair overshoots
+ * little).
  */
 #ifndef DENHAM_STATS_H
 #define DENHAM_STATS_H
@@ -48,7 +54,19 @@ typedef struct sprt {
     double elo0, elo1, alpha, beta;
 } sprt_t;
 
+/* The GSPRT's log-likelihood ratio of counts[0..k-1] (k 3 or 5, above). */
+double stats_gsprt_llr(const int *counts, int k, const sprt_t *s);
+/* The same of game pairs, and of single games (L, D, W). */
 double stats_sprt_llr(const penta_t *p, const sprt_t *s);
+double stats_sprt_llr_wdl(wdl_t r, const sprt_t *s);
+/* +1 when llr is above the upper bound (H1 accepted), -1 below the lower
+ * (H0 accepted), else 0. */
+int stats_sprt_decide(double llr, const sprt_t *s);
+/* Reads the SPRT's four numbers as --sprt takes them ("ELO0 ELO1 ALPHA
+ * BETA", each a whole decimal number: no blank, no "inf" or "nan"): Elo
+ * within +-1000, ELO0 below ELO1, ALPHA and BETA above 0 with ALPHA + BETA
+ * below 1. NULL when good (s set); else what is wrong. */
+const char *stats_sprt_parse(const char *const words[4], sprt_t *s);
 /* ln(beta / (1 - alpha)) and ln((1 - beta) / alpha). */
 void stats_sprt_bounds(const sprt_t *s, double *lower, double *upper);
 
