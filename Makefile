@@ -25,7 +25,7 @@ LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/games/*/*.c engin
             $(filter-out protocol/serve/embed_web.c,$(wildcard protocol/serve/*.c)) build/gen/web_assets.c \
             $(RUNNER_SHARED)
 TEST_SRC := $(wildcard tests/*.c) tests/fuzz/targets.c tests/fuzz/session.c
-FUZZ_TARGETS := protocol session http fen moves match_args otep openings
+FUZZ_TARGETS := protocol session http fen moves match_args otep openings games_file live_file
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
@@ -124,8 +124,9 @@ build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=$(REL)/%.o) $(patsubst %.c,$(REL)
 
 # The test suite needs the `check` library, the fuzz targets clang with
 # libFuzzer, the browser tests Chromium, the manual pages' test man, the
-# cluster test Slurm, munge and GNU parallel; on Debian this installs what
-# is missing.
+# cluster test Slurm, munge and GNU parallel, the SPRT's check against an
+# independent program (tests/sprt_reference.py) Python 3; on Debian this
+# installs what is missing.
 deps:
 	@need=""; \
 	pkg-config --exists check 2>/dev/null || need="$$need check pkg-config"; \
@@ -136,6 +137,7 @@ deps:
 	[ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] && command -v sbatch >/dev/null || need="$$need slurm-wlm"; \
 	[ -x /usr/sbin/munged ] || need="$$need munge"; \
 	command -v parallel >/dev/null || need="$$need parallel"; \
+	command -v python3 >/dev/null || need="$$need python3"; \
 	if [ -n "$$need" ]; then \
 		echo "installing$$need with apt-get"; \
 		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
@@ -179,7 +181,7 @@ build/denham_tsan: $(TSAN_OBJ) build/tsan/protocol/cli/main.o
 # A crash fails the target and leaves build/fuzz/crash-<target>-*: commit
 # it to tests/fuzz/corpus/<target> once fixed, so make test replays it.
 # The malloc limit admits Hash 16384 (a lazily touched 16 GiB table).
-build/fuzz/%: tests/fuzz/targets.c tests/fuzz/session.c tests/fuzz/libfuzzer_main.c $(MATCH_SRC) $(LIB_SRC)
+build/fuzz/%: tests/fuzz/targets.c tests/fuzz/session.c tests/fuzz/libfuzzer_main.c bench/tools/json_check.c $(MATCH_SRC) $(LIB_SRC)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CSTD) $(FUZZFLAGS) -DFUZZ_TARGET=$* -o $@ $^ $(LDLIBS) -lm
 

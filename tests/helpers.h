@@ -44,6 +44,7 @@ Suite *suite_search(void);
 Suite *suite_protocol(void);
 Suite *suite_match(void);
 Suite *suite_sprt(void);
+Suite *suite_merge(void);
 Suite *suite_brax(void);
 Suite *suite_bolix(void);
 Suite *suite_brax_team(void);

@@ -161,6 +161,7 @@ int main(void)
     srunner_add_suite(sr, suite_protocol());
     srunner_add_suite(sr, suite_match());
     srunner_add_suite(sr, suite_sprt());
+    srunner_add_suite(sr, suite_merge());
     srunner_add_suite(sr, suite_brax());
     srunner_add_suite(sr, suite_bolix());
     srunner_add_suite(sr, suite_brax_team());

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../bench/runner/match.h"
 #include "../bench/runner/stats.h"
@@ -70,9 +71,10 @@ typedef struct game_line {
     char p1[64], p2[64], result[16], reason[128], position[8192];
 } game_line_t;
 
-/* Reads the games file: tab-separated index, variant, p1, p2, result,
- * reason, opening, position command. Games finish in any order when several
- * run at once, so each line goes to its index; every index must appear. */
+/* Reads the games file: its header and last line (# lines) passed over,
+ * then tab-separated index, variant, p1, p2, result, reason, opening,
+ * position command. Games finish in any order when several run at once, so
+ * each line goes to its index; every index must appear. */
 static int read_games(const char *path, const char *variant, game_line_t *g, int max)
 {
     FILE *f = fopen(path, "r");
@@ -82,6 +84,8 @@ static int read_games(const char *path, const char *variant, game_line_t *g, int
     bool seen[64] = {false};
     while (n < max && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
+        if (line[0] == '#')
+            continue;
         char *field[8];
         int k = 0;
         for (char *s = strtok(line, "\t"); s && k < 8; s = strtok(NULL, "\t"))
@@ -186,7 +190,7 @@ START_TEST(openings_from_a_file)
     const char *out = shell("./denham-match --variant brandubh --engine name=a cmd=./denham --engine name=b "
                             "cmd=./denham --each depth=1 --games 2 --openings file:build/test_openings_bad.txt "
                             "2>&1; echo exit=$?");
-    ck_assert_msg(strstr(out, "illegal move 'd2d4'") && strstr(out, "exit=1"), "%s", out);
+    ck_assert_msg(strstr(out, "illegal move 'd2d4'") && strstr(out, "exit=2"), "%s", out); /* a bad file: 2 */
 }
 END_TEST
 
@@ -267,6 +271,136 @@ END_TEST
 START_TEST(crash_loses)
 {
     misbehaving("tests/engines/crash.sh", "crash");
+}
+END_TEST
+
+/* An engine that fails its handshake is the setting's failure, not lost
+ * games (issue 61: one shard of three failing so turned +82.6 Elo into
+ * -82.6): the match stops at once with the reason and status 1, no result
+ * printed, and the games file says so. A crash in a game still loses that
+ * game; a restart that fails then stops the match. */
+START_TEST(a_failed_handshake_stops_the_match)
+{
+    static const char *const cases[][2] = {
+        {"/bin/false", "engine 'bad' (cmd=/bin/false) failed its handshake: it ended before 'ugiok' (exit status 1); "
+                       "--log FILE keeps what it writes to its standard error; no result"},
+        {"/no/such/engine", "failed its handshake: it ended before 'ugiok' (exit status 127: command not found"},
+    };
+    for (int i = 0; i < 2; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd,
+                 "./denham-match --engine name=bad cmd=%s --engine name=good cmd=./denham --each depth=1 --variant "
+                 "brandubh --games 4 --games-file build/test_match_failed.txt 2>&1; echo exit=$?",
+                 cases[i][0]);
+        const char *out = shell(cmd);
+        ck_assert_msg(strstr(out, cases[i][1]) && strstr(out, "exit=1\n"), "%s", out);
+        ck_assert_msg(strstr(out, "denham-match: stopped: ") && !strstr(out, "W-D-L") && !strstr(out, "\ngame "), "%s",
+                      out);
+        ck_assert_str_eq(shell("grep -c '^#failed' build/test_match_failed.txt"), "1\n");
+        ck_assert_str_eq(shell("grep -vc '^#' build/test_match_failed.txt"), "0\n");
+    }
+    /* Crashes in its first game (lost), then cannot start again: stopped. */
+    unlink("build/once.mark");
+    const char *out = shell("./denham-match --engine name=once cmd=tests/engines/once.sh --engine name=good cmd=./denham "
+                            "--each depth=1 --variant brandubh --games 4 --games-file build/test_match_once.txt 2>&1; "
+                            "echo exit=$?");
+    ck_assert_msg(strstr(out, "game 1/4 once vs good: 0-1 (crash (engine died))") &&
+                      strstr(out, "engine 'once' (cmd=tests/engines/once.sh) failed its handshake") &&
+                      strstr(out, "(the 1 games finished before are not counted)") && strstr(out, "exit=1\n"),
+                  "%s", out);
+    ck_assert_str_eq(shell("grep -vc '^#' build/test_match_once.txt"), "1\n");
+}
+END_TEST
+
+/* Every option.NAME=VALUE is checked against the engine's own option lines
+ * and its answer read: an unknown name (with the one it may have meant), a
+ * value outside what it declares, or the engine's own refusal stops the
+ * match before any game, with status 1. A name with a space is one
+ * argument, and reaches the engine whole. */
+START_TEST(options_are_checked_at_the_handshake)
+{
+    static const char *const cases[][2] = {
+        {"option.Hash=999999", "its option 'Hash' takes a whole number from 1 to 16384, not '999999'"},
+        {"option.Bogus=1", "it has no option 'Bogus' (its options: Hash, Clear Hash, Threads,"},
+        {"option.SkillLevel=0", "it has no option 'SkillLevel' (its options: "},
+        {"option.Strength=weird", "its option 'Strength' is one of full,random, not 'weird'"},
+        {"option.Ponder=yes", "its option 'Ponder' takes true or false, not 'yes'"},
+        {"'option.Skill Level=21'", "its option 'Skill Level' takes a whole number from 0 to 20, not '21'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd,
+                 "./denham-match --engine name=a cmd=./denham %s --engine name=b cmd=./denham --each depth=1 "
+                 "--variant brandubh --games 2 2>&1; echo exit=$?",
+                 cases[i][0]);
+        const char *out = shell(cmd);
+        ck_assert_msg(strstr(out, "engine 'a' (cmd=./denham) failed its handshake: ") && strstr(out, cases[i][1]) &&
+                          strstr(out, "exit=1\n") && !strstr(out, "\ngame "),
+                      "%s: %s", cases[i][0], out);
+    }
+    ck_assert(strstr(shell("./denham-match --engine name=a cmd=./denham option.SkillLevel=0 --engine name=b "
+                           "cmd=./denham --each depth=1 --games 2 2>&1"),
+                     "did you mean 'Skill Level'?"));
+    /* The engine's own refusal, quoted. */
+    const char *out = shell("./denham-match --engine name=a cmd=tests/engines/picky.sh 'option.Book File=/no/book' "
+                            "--engine name=b cmd=./denham --each depth=1 --variant brax --games 2 2>&1; echo exit=$?");
+    ck_assert_msg(strstr(out, "it answered 'setoption name Book File value /no/book' with 'info string error: cannot "
+                              "read the book '/no/book''") &&
+                      strstr(out, "exit=1\n"),
+                  "%s", out);
+    /* A variant the engine does not offer. */
+    out = shell("./denham-match --engine name=a cmd=tests/engines/picky.sh --engine name=b cmd=./denham --each depth=1 "
+                "--variant brandubh --games 2 2>&1; echo exit=$?");
+    ck_assert_msg(strstr(out, "its option 'UCI_Variant' is one of brax, not 'brandubh'") && strstr(out, "exit=1\n"),
+                  "%s", out);
+    /* Good options: the whole name reaches the engine, and the match is played. */
+    shell("rm -rf build/seat_logs");
+    out = shell("SEAT_LOG_DIR=build/seat_logs ./denham-match --variant brandubh --engine name=a cmd=tests/engines/logged.sh "
+                "'option.Move Overhead=10' option.hash=8 --engine name=b cmd=./denham --each depth=1 --games 2 --quiet "
+                "2>&1; echo exit=$?");
+    ck_assert_msg(strstr(out, "W-D-L (a): ") && strstr(out, "exit=0\n"), "%s", out);
+    ck_assert_str_eq(shell("cat build/seat_logs/*.log | grep -c '^setoption name Move Overhead value 10$'"), "1\n");
+    ck_assert_str_eq(shell("cat build/seat_logs/*.log | grep -c '^setoption name Hash value 8$'"), "1\n");
+}
+END_TEST
+
+/* --sprt without a decision at the end of the games: status 3, and the
+ * summary says so. */
+START_TEST(no_decision_has_its_own_status)
+{
+    const char *out = shell("./denham-match --variant brandubh --engine name=a cmd=./denham --engine name=b cmd=./denham "
+                            "--each depth=1 --games 4 --sprt 0 50 0.05 0.05 --quiet 2>&1; echo exit=$?");
+    ck_assert_msg(strstr(out, "bounds [-2.944, 2.944], no decision\n") && strstr(out, "exit=3\n"), "%s", out);
+    out = shell("./denham-match --variant brandubh --engine name=a cmd=./denham --engine name=b cmd=./denham "
+                "--each depth=1 --games 4 --quiet 2>&1; echo exit=$?");
+    ck_assert_msg(strstr(out, "exit=0\n"), "%s", out);
+}
+END_TEST
+
+/* Ctrl-C: the game in progress finishes, no other starts, and the summary
+ * counts the games played, status 130 (the first game lasts 20 plies of
+ * 100 ms: Ctrl-C comes within it). Interrupted between a pair's two
+ * games, the SPRT's LLR is of single games (the pair is not whole), and
+ * the merge of the games file says the same. */
+START_TEST(ctrl_c_ends_with_the_games_played)
+{
+    unlink("build/test_match_int.live");
+    const char *out = shell(
+        "./denham-match --variant brandubh --engine name=a cmd=./denham movetime=100 --engine name=b cmd=./denham "
+        "movetime=100 --games 10 --max-plies 20 --time-margin 5000 --sprt 0 50 0.05 0.05 --quiet "
+        "--games-file build/test_match_int.txt --live-file build/test_match_int.live > build/test_match_int.out 2>&1 & "
+        "pid=$!; for i in $(seq 500); do grep -q '^start' build/test_match_int.live 2>/dev/null && break; sleep 0.01; done; "
+        "kill -INT $pid; wait $pid; echo exit=$?; cat build/test_match_int.out");
+    ck_assert_msg(strstr(out, "exit=130\n") && strstr(out, "denham-match: interrupted: the games in progress finish"),
+                  "%s", out);
+    ck_assert_msg(strstr(out, "Match a vs b, brandubh, 1 games (interrupted: the games not started were not played)\n"),
+                  "%s", out);
+    ck_assert_msg(strstr(out, "(of single games: the pairs are not whole)"), "%s", out);
+    char *summary = strdup(strstr(out, "\nMatch "));
+    ck_assert_str_eq(shell("tail -1 build/test_match_int.txt"), "#over\t1\tinterrupted\n");
+    const char *merged = shell("./denham-match --merge build/test_match_int.txt");
+    ck_assert_str_eq(merged, summary);
+    free(summary);
 }
 END_TEST
 
@@ -386,6 +520,10 @@ START_TEST(bad_runner_arguments_are_refused)
         "--each tc=nan",      "--each tc=inf",        "--each tc=1e30",           "--each tc=1+nan",
         "--each depth=200",   "--each depth=0",       "--each movetime=99999999999999", "--each nodes=-5",
         "--each depth=1 --games 4294967296", "--each depth=1 --games 3000000000", "--each depth=1 --games 0",
+        /* Issue 61: --sprt's numbers (an empty one was read as 0), --concurrency's range. */
+        "--each depth=1 --sprt '' 5 0.05 0.05", "--each depth=1 --sprt 0 5 0.05", "--each depth=1 --sprt 5 0 0.05 0.05",
+        "--each depth=1 --sprt 0 5 0.5 0.5", "--each depth=1 --sprt 0 nan 0.05 0.05", "--each depth=1 --sprt 0 5x .05 .05",
+        "--each depth=1 --concurrency 0", "--each depth=1 --concurrency 65",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char cmd[256];
@@ -426,56 +564,6 @@ START_TEST(openings_file_is_read_strictly)
         ck_assert_ptr_null(openings);
         fclose(f);
     }
-}
-END_TEST
-
-/* N shards merged are the one run, game for game, at fixed depth: run
- * through bench/cluster/shard.sh with Slurm's array variables set by hand,
- * one shard per process, then merged (bench/cluster/merge.sh). */
-START_TEST(shards_merged_equal_one_run)
-{
-    const char *args = "--variant brandubh --engine name=deep cmd=./denham depth=3 --engine name=shallow "
-                       "cmd=./denham depth=2 --games 14";
-    char cmd[1024];
-    shell("rm -rf build/shards && mkdir -p build/shards");
-    snprintf(cmd, sizeof cmd, "./denham-match %s --games-file build/shards/one.txt --sprt 0 50 0.05 0.05 --quiet", args);
-    char *one = strdup(shell(cmd));
-    snprintf(cmd, sizeof cmd,
-             "for k in 1 2 3; do SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=3 bench/cluster/shard.sh match "
-             "build/shards/out %s > /dev/null & done; wait",
-             args);
-    shell(cmd);
-    ck_assert_str_eq(shell("ls build/shards/out"), "shard-1.txt\nshard-2.txt\nshard-3.txt\n");
-    /* Shard 2 of 3 holds the pairs 1 and 4: games 3, 4, 9, 10. */
-    ck_assert_str_eq(shell("cut -f1 build/shards/out/shard-2.txt | sort -n | tr '\\n' ' '"), "3 4 9 10 ");
-    char *games_one = strdup(shell("sort -n build/shards/one.txt | md5sum"));
-    ck_assert_str_eq(shell("cat build/shards/out/shard-*.txt | sort -n | md5sum"), games_one);
-    char *merged = strdup(shell("bench/cluster/merge.sh build/shards/out --sprt 0 50 0.05 0.05"));
-    static const char *const keys[] = {"W-D-L (deep): ", "Elo difference: ", "Pentanomial", "SPRT elo0", "LOS: "};
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        const char *a = strstr(one, keys[i]), *b = strstr(merged, keys[i]);
-        ck_assert_msg(a && b, "no '%s' in %s or %s", keys[i], one, merged);
-        ck_assert_int_eq((int)strcspn(a, "\n"), (int)strcspn(b, "\n"));
-        ck_assert_msg(strncmp(a, b, strcspn(a, "\n")) == 0, "%.80s | %.80s", a, b);
-    }
-    ck_assert(strstr(merged, "Match deep vs shallow, brandubh, 14 games\n"));
-    ck_assert_str_eq(shell("cat build/shards/out/result.txt"), merged);
-    /* A shard twice, a missing file, a free-for-all game: refused. */
-    ck_assert_int_eq(system("./denham-match --merge build/shards/out/shard-1.txt build/shards/out/shard-1.txt "
-                            "2>/dev/null >/dev/null") >> 8, 2);
-    ck_assert(strstr(shell("./denham-match --merge build/shards/out/shard-1.txt build/shards/out/shard-1.txt 2>&1"),
-                     "in the shards twice"));
-    ck_assert_int_eq(system("./denham-match --merge build/shards/none.txt 2>/dev/null") >> 8, 2);
-    shell("./denham-match --variant jinxx-3p --engine cmd=./denham --engine cmd=./denham --each depth=1 --games 6 "
-          "--games-file build/shards/ffa.txt --quiet");
-    ck_assert(strstr(shell("./denham-match --merge build/shards/ffa.txt 2>&1"), "free-for-all"));
-    ck_assert(strstr(shell("./denham-match --variant brax --engine cmd=./denham --engine cmd=./denham --each depth=1 "
-                           "--shard 1/2 2>&1"), "--shard needs --games-file"));
-    ck_assert(strstr(shell("./denham-match --variant brax --engine cmd=./denham --engine cmd=./denham --each depth=1 "
-                           "--shard 3/2 --games-file x 2>&1"), "--shard takes K/N"));
-    free(one);
-    free(games_one);
-    free(merged);
 }
 END_TEST
 
@@ -534,12 +622,15 @@ Suite *suite_match(void)
     tcase_add_test(runs, fast_games_never_forfeit);
     tcase_add_test(runs, illegal_move_loses);
     tcase_add_test(runs, crash_loses);
+    tcase_add_test(runs, a_failed_handshake_stops_the_match);
+    tcase_add_test(runs, options_are_checked_at_the_handshake);
+    tcase_add_test(runs, no_decision_has_its_own_status);
+    tcase_add_test(runs, ctrl_c_ends_with_the_games_played);
     tcase_add_test(runs, hang_loses_on_time);
     tcase_add_test(runs, team_games_seat_a_process_per_player);
     tcase_add_test(runs, dice_and_seatings);
     tcase_add_test(runs, three_engines_one_per_seat);
     tcase_add_test(runs, bad_runner_arguments_are_refused);
-    tcase_add_test(runs, shards_merged_equal_one_run);
     suite_add_tcase(s, runs);
     return s;
 }

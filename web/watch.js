@@ -177,7 +177,8 @@ function renderPairs(r, box) {
     const cls = s.decision.startsWith('H1') ? 'decision-h1' : s.decision.startsWith('H0') ? 'decision-h0' : '';
     const dd = node('dd', { id: 'sprt' });
     dd.append(`LLR ${s.llr} in [${s.lower}, ${s.upper}]: `, node('span', { id: 'sprt-decision', class: cls }, s.decision),
-      s.stoppedByRunner ? ' (the runner stopped the match here; games in flight then still count)' : '',
+      s.llrOfGames ? ' (of single games: the pairs are not whole)' : '',
+      s.afterGames ? ` (${s.afterGames} game(s) in flight then finished after it, W-D-L ${s.afterWdl}: recorded apart, in no result here)` : '',
       node('span', { class: 'muted' }, ` (Elo ${s.elo0} against ${s.elo1}, α ${s.alpha}, β ${s.beta})`));
     dl2.append(node('dt', {}, 'SPRT'), dd);
   }

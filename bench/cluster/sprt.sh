@@ -135,20 +135,22 @@ play_parallel() {
 # Merges the shards played and prints where the SPRT stands; returns 0
 # once it has decided.
 merge() {
-    local res
-    res=$("$DENHAM_MATCH" --merge "$out"/shard-*.txt --sprt "${sprt[@]}") || {
-        echo "sprt.sh: the merge failed" >&2
+    local res rc=0
+    # 0: decided, 3: not yet; anything else: the shards do not add up.
+    res=$("$DENHAM_MATCH" --merge --partial "$out"/shard-*.txt --sprt "${sprt[@]}") || rc=$?
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
+        echo "sprt.sh: the merge failed (exit status $rc)" >&2
         exit 1
-    }
+    fi
     printf '%s\n' "$res" > "$out/result.txt"
     local played games wdl elo llr
     played=$(compgen -G "$out/shard-*.txt" | wc -l)
-    games=$(sed -n 's/^Match .*, \([0-9]*\) games$/\1/p' <<< "$res")
+    games=$(sed -n 's/^Match .*, \([0-9]*\) games.*$/\1/p' <<< "$res")
     wdl=$(sed -n 's/^W-D-L ([^)]*): \([0-9-]*\),.*/\1/p' <<< "$res")
     elo=$(sed -n 's/^Elo difference: \([^,]*\), 95% interval \(.*\)/\1 \2/p' <<< "$res")
     llr=$(sed -n 's/^SPRT .*: LLR \([^,]*\), bounds \(\[[^]]*\]\), \(.*\)/\1 in \2: \3/p' <<< "$res")
     say "$played of $n shards, $games games, W-D-L $wdl, Elo $elo, LLR $llr"
-    [[ "$llr" == *accepted ]]
+    [ "$rc" -eq 0 ]
 }
 
 note=""

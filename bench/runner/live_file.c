@@ -22,7 +22,7 @@ bool live_open(live_file_t *l, const char *path)
         return true;
     l->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
     if (l->fd < 0)
-        fprintf(stderr, "match: cannot write %s\n", path);
+        fprintf(stderr, "denham-match: cannot write %s\n", path);
     l->on = l->fd >= 0;
     return l->on;
 }
@@ -64,7 +64,7 @@ void live_write(live_file_t *l, textbuf_t *t, const char *const *fields, int n)
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
-            fprintf(stderr, "match: cannot write %s (%s): no longer written\n", l->path, strerror(errno));
+            fprintf(stderr, "denham-match: cannot write %s (%s): no longer written\n", l->path, strerror(errno));
             close(l->fd);
             l->fd = -1;
         }

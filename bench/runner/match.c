@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,10 +18,17 @@
 #include "../../engine/core/timeman.h"
 #include "../../protocol/common/engine_proc.h"
 #include "../../engine/core/textbuf.h"
+#include "games_file.h"
+#include "games_tally.h"
 #include "live_file.h"
+#include "match_engine.h"
 
-#define HANDSHAKE_MS 10000
 #define OPENING_TEXT MATCH_OPENING_TEXT
+
+/* Set by match_interrupt (Ctrl-C): no game starts after it. */
+static volatile sig_atomic_t interrupted;
+
+void match_interrupt(void) { interrupted = 1; }
 
 /* Games come in groups that share an opening and, in games with dice, the
  * rolls. Two teams: a group is two games, engine 0 playing team 0 in the
@@ -65,7 +73,8 @@ typedef struct game_result {
     int winner_seat;   /* a seat of the winner, or -1 */
     char reason[96];
     int loser_engine; /* for forfeits: the engine that lost, else -1 */
-    int forfeit;      /* 0 none, 1 time, 2 illegal, 3 crash */
+    int forfeit;      /* 0 none, 1 time, 2 illegal, 3 crash (games_tally_forfeit_kind reads them back) */
+    bool void_game;   /* not played: the setting failed (match.c stops) */
 } game_result_t;
 
 typedef struct shared {
@@ -79,10 +88,15 @@ typedef struct shared {
     int next_game;
     int total_games;
     int shard_games; /* the games of this shard: total_games without shards */
+    int written;     /* games finished and written, counted or apart */
     bool stop;
-    /* Per game: +1 engines[0] won, 0 draw, -1 lost, 2 not finished. */
-    signed char *score;
-    match_summary_t sum;
+    /* The setting failed (an engine's handshake): the match is void, the
+     * reason here; no game is counted after it. */
+    bool failed;
+    char failure[MATCH_ENGINE_WHY + 200];
+    /* The games as they finish, and the SPRT's state: games_tally.c, which
+     * the merge and the watch page use too. */
+    games_tally_t tally;
 } shared_t;
 
 typedef struct worker {
@@ -143,10 +157,10 @@ bool match_read_openings(FILE *f, const game_t *g, const char *name, char (**ope
             continue;
         char err[GAME_FEN_MAX + 200];
         if (strlen(line) >= MATCH_OPENING_TEXT) {
-            fprintf(stderr, "match: %s line %d: longer than %d characters\n", name, lineno, MATCH_OPENING_TEXT - 1);
+            fprintf(stderr, "denham-match: %s line %d: longer than %d characters\n", name, lineno, MATCH_OPENING_TEXT - 1);
             ok = false;
         } else if (!record_setup(&check, g, line, err, sizeof err)) {
-            fprintf(stderr, "match: %s line %d: %s\n", name, lineno, err);
+            fprintf(stderr, "denham-match: %s line %d: %s\n", name, lineno, err);
             ok = false;
         } else if (*n_openings == cap) {
             cap = cap ? cap * 2 : 64;
@@ -160,7 +174,7 @@ bool match_read_openings(FILE *f, const game_t *g, const char *name, char (**ope
     }
     free(line);
     if (ok && *n_openings == 0) {
-        fprintf(stderr, "match: no openings in %s\n", name);
+        fprintf(stderr, "denham-match: no openings in %s\n", name);
         ok = false;
     }
     if (!ok) {
@@ -186,34 +200,38 @@ static void shuffle_openings(shared_t *sh)
     }
 }
 
-static bool load_openings(shared_t *sh)
+/* MATCH_EXIT_OK, or MATCH_EXIT_BAD_INPUT (a bad openings file or
+ * --openings), with one line on stderr. */
+static int load_openings(shared_t *sh)
 {
     const match_cfg_t *cfg = sh->cfg;
     int pairs = sh->total_games / group_size(cfg);
     if (!cfg->openings_file) {
         sh->openings = calloc((size_t)pairs, sizeof *sh->openings);
-        if (!sh->openings)
-            return false;
+        if (!sh->openings) {
+            fprintf(stderr, "denham-match: out of memory\n");
+            return MATCH_EXIT_FAILED;
+        }
         for (int i = 0; i < pairs; i++) {
             rng_t mix = {cfg->seed * 1000003u + (uint64_t)i};
             if (!random_opening(cfg->game, cfg->random_plies, rng_next(&mix), sh->openings[i], OPENING_TEXT)) {
-                fprintf(stderr, "match: cannot find a random opening of %d plies\n", cfg->random_plies);
-                return false;
+                fprintf(stderr, "denham-match: cannot find a random opening of %d plies\n", cfg->random_plies);
+                return MATCH_EXIT_BAD_INPUT;
             }
         }
         sh->n_openings = pairs;
-        return true;
+        return MATCH_EXIT_OK;
     }
     FILE *f = fopen(cfg->openings_file, "r");
     if (!f) {
-        fprintf(stderr, "match: cannot open openings file %s\n", cfg->openings_file);
-        return false;
+        fprintf(stderr, "denham-match: cannot open openings file %s\n", cfg->openings_file);
+        return MATCH_EXIT_BAD_INPUT;
     }
     bool ok = match_read_openings(f, cfg->game, cfg->openings_file, &sh->openings, &sh->n_openings);
     fclose(f);
     if (ok && cfg->openings_shuffled)
         shuffle_openings(sh);
-    return ok;
+    return ok ? MATCH_EXIT_OK : MATCH_EXIT_BAD_INPUT;
 }
 
 /* ---- engines ---- */
@@ -222,11 +240,22 @@ static bool engine_ready(worker_t *w, int e, int slot)
 {
     eproc_t *p = &w->eng[e][slot];
     return eproc_send(p, "isready") &&
-           eproc_wait_for(p, "readyok", w->line, sizeof w->line, timeman_now_ms() + HANDSHAKE_MS) == EPROC_LINE;
+           eproc_wait_for(p, "readyok", w->line, sizeof w->line, timeman_now_ms() + MATCH_HANDSHAKE_MS) == EPROC_LINE;
 }
 
-/* Starts process `slot` of engine e if it is not running: handshake,
- * variant, options. */
+/* The setting failed: the match stops, and is void (reported once). */
+static void setting_failed(shared_t *sh, const char *why)
+{
+    pthread_mutex_lock(&sh->lock);
+    if (!sh->failed)
+        snprintf(sh->failure, sizeof sh->failure, "%s", why);
+    sh->failed = sh->stop = true;
+    pthread_mutex_unlock(&sh->lock);
+}
+
+/* Starts process `slot` of engine e if it is not running: its handshake,
+ * variant and options (match_engine.c). False, with the match stopped,
+ * when the engine fails it. */
 static bool engine_up(worker_t *w, int e, int slot)
 {
     const match_cfg_t *cfg = w->sh->cfg;
@@ -234,22 +263,12 @@ static bool engine_up(worker_t *w, int e, int slot)
     eproc_t *p = &w->eng[e][slot];
     if (p->pid)
         return true;
-    eproc_spec_t spec = {.cmd = ec->cmd, .log_path = cfg->log_path};
-    if (!eproc_spawn(p, &spec))
-        return false;
-    char buf[512];
-    bool ok = eproc_send(p, "ugi") &&
-              eproc_wait_for(p, "ugiok", w->line, sizeof w->line, timeman_now_ms() + HANDSHAKE_MS) == EPROC_LINE;
-    snprintf(buf, sizeof buf, "setoption name UCI_Variant value %s", cfg->game->name);
-    ok = ok && eproc_send(p, buf);
-    for (int i = 0; ok && i < ec->n_options; i++) {
-        snprintf(buf, sizeof buf, "setoption name %s value %s", ec->option_name[i], ec->option_value[i]);
-        ok = eproc_send(p, buf);
-    }
-    ok = ok && engine_ready(w, e, slot);
-    if (!ok)
-        eproc_kill(p);
-    return ok;
+    char why[MATCH_ENGINE_WHY], msg[MATCH_ENGINE_WHY + 200];
+    if (match_engine_start(p, ec, cfg->game->name, cfg->log_path, w->line, why, sizeof why))
+        return true;
+    snprintf(msg, sizeof msg, "engine '%s' (cmd=%.100s) failed its handshake: %s", ec->name, ec->cmd, why);
+    setting_failed(w->sh, msg);
+    return false;
 }
 
 /* ---- the live file (PROTOCOL.md, "Watching a match") ---- */
@@ -429,14 +448,17 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
     int seat_engine[MAX_PLAYERS];
     seat_engines(cfg, index, seat_engine);
     const char *opening = opening_of(sh, index);
-    *r = (game_result_t){-1, -1, "", -1, 0};
+    *r = (game_result_t){-1, -1, "", -1, 0, false};
     for (int s = 0; s < g->players; s++) {
         int e = seat_engine[s], slot = seat_slot(seat_engine, s);
-        bool up = engine_up(w, e, slot);
-        up = up && eproc_send(&w->eng[e][slot], "uginewgame") && engine_ready(w, e, slot);
-        if (!up) {
+        if (!engine_up(w, e, slot)) {
+            r->void_game = true; /* the setting failed: no game */
+            return;
+        }
+        /* A running engine that dies before the game loses it. */
+        if (!eproc_send(&w->eng[e][slot], "uginewgame") || !engine_ready(w, e, slot)) {
             eproc_kill(&w->eng[e][slot]);
-            forfeit(r, cfg, e, 3, "crash (engine failed to start)");
+            forfeit(r, cfg, e, 3, "crash (engine died before the game)");
             return;
         }
     }
@@ -512,7 +534,7 @@ static void result_text(const match_cfg_t *cfg, int index, const game_result_t *
     } else if (r->winner_seat >= 0) {
         snprintf(buf, len, "p%dwin", r->winner_seat + 1);
     } else {
-        snprintf(buf, len, "%s", r->winner_engine < 0 ? "draw" : "forfeit");
+        snprintf(buf, len, "%s", r->forfeit ? "forfeit" : "draw");
     }
 }
 
@@ -533,25 +555,27 @@ static void seat_names(const match_cfg_t *cfg, int index, char *p1, char *p2, si
     snprintf(p2, len, "-");
 }
 
-static void print_progress(shared_t *sh, int index, const game_result_t *r)
+static void print_progress(shared_t *sh, int index, const game_result_t *r, bool counted)
 {
     const match_cfg_t *cfg = sh->cfg;
-    elo_estimate_t e = stats_elo(sh->sum.wdl);
-    char p1[200], p2[200], res[16], tail[96];
+    const match_summary_t *sum = &sh->tally.sum;
+    elo_estimate_t e = stats_elo(sum->wdl);
+    char p1[200], p2[200], res[16], tail[200];
     seat_names(cfg, index, p1, p2, sizeof p1);
     result_text(cfg, index, r, res, sizeof res);
     /* Elo only where an equal engine scores 0.5: two teams, seats swapped. */
-    if (free_for_all(cfg))
-        snprintf(tail, sizeof tail, "won %d of %d", sh->sum.engine_wins[0], sh->sum.games_played);
+    if (!counted)
+        snprintf(tail, sizeof tail, "after the SPRT's decision: recorded apart, counted in no result (%d so far)",
+                 sum->after_games);
+    else if (free_for_all(cfg))
+        snprintf(tail, sizeof tail, "won %d of %d", sum->engine_wins[0], sum->games_played);
     else
         snprintf(tail, sizeof tail, "score %.3f, Elo %+.1f [%+.1f, %+.1f]", e.score, e.elo, e.elo_low, e.elo_high);
-    fprintf(sh->out, "game %d/%d %s vs %s: %s (%s) | %s: W %d D %d L %d, %s\n", sh->sum.games_played,
-            sh->shard_games, p1, p2, res, r->reason, cfg->engines[0].name, sh->sum.wdl.wins, sh->sum.wdl.draws,
-            sh->sum.wdl.losses, tail);
+    fprintf(sh->out, "game %d/%d %s vs %s: %s (%s) | %s: W %d D %d L %d, %s\n", sh->written, sh->shard_games, p1, p2,
+            res, r->reason, cfg->engines[0].name, sum->wdl.wins, sum->wdl.draws, sum->wdl.losses, tail);
     fflush(sh->out);
 }
 
-/* The game's line in the games file and, after "end", in the live file. */
 static void write_game(shared_t *sh, worker_t *w, int index, const game_result_t *r)
 {
     if (!sh->games_file && !sh->live.on)
@@ -590,73 +614,35 @@ static void tally_seats(match_summary_t *sum, const match_cfg_t *cfg, int index,
     }
 }
 
-/* Counts how the game ended, and the passes and skipped turns on the way
- * (team games: a player without men is skipped); rec is NULL for a game
- * that never started. */
-static void tally_ending(match_summary_t *sum, const record_t *rec, int from_ply, const game_result_t *r)
-{
-    int k = 0;
-    while (k < sum->n_endings && strcmp(sum->ending[k], r->reason) != 0)
-        k++;
-    if (k == sum->n_endings && k < MATCH_MAX_ENDINGS)
-        snprintf(sum->ending[sum->n_endings++], sizeof sum->ending[0], "%s", r->reason);
-    if (k < MATCH_MAX_ENDINGS)
-        sum->ending_count[k]++;
-    if (!rec)
-        return;
-    const game_t *g = rec->game;
-    position_t pos = rec->start;
-    bool skipped = false;
-    for (int i = 0; i < rec->plies; i++) {
-        undo_t u;
-        if (i >= from_ply) {
-            char text[GAME_MOVE_TEXT_MAX];
-            g->move_text(&pos, rec->moves[i], text, sizeof text);
-            sum->passes += strncmp(text, "pass", 4) == 0;
-        }
-        g->make(&pos, rec->moves[i], &u);
-        skipped |= i >= from_ply && game_players_in(g, &pos) != game_players_in(g, &rec->start);
-    }
-    sum->games_with_players_out += skipped;
-}
-
-/* Records game `index` and, when its pair is complete, the pair's score
- * and the SPRT. Called with the lock held. */
+/* Records game `index`: counted (games_tally.c: W/D/L, its pair, the
+ * SPRT), or apart once the SPRT has decided; written to the games and live
+ * files in the order games finish, which is the order the merge and the
+ * watch page count them in. Called with the lock held. */
 static void book(shared_t *sh, worker_t *w, int index, const game_result_t *r)
 {
-    int winner_engine = r->winner_engine;
-    signed char s = winner_engine < 0 ? 0 : winner_engine == 0 ? 1 : -1;
-    sh->score[index] = s;
-    match_summary_t *sum = &sh->sum;
-    sum->games_played++;
-    if (s > 0) sum->wdl.wins++;
-    else if (s < 0) sum->wdl.losses++;
-    else sum->wdl.draws++;
-    if (r->forfeit && r->loser_engine >= 0) {
-        int *counter = r->forfeit == 1   ? sum->time_losses
-                       : r->forfeit == 2 ? sum->illegal_losses
-                                         : sum->crash_losses;
-        counter[r->loser_engine]++;
+    if (sh->failed)
+        return; /* the match is void: nothing more is counted */
+    int s = r->winner_engine < 0 ? 0 : r->winner_engine == 0 ? 1 : -1;
+    match_summary_t *sum = &sh->tally.sum;
+    sh->written++;
+    bool counted = games_tally_count(&sh->tally, index, s);
+    if (counted) {
+        if (r->forfeit && r->loser_engine >= 0) {
+            int *counter = r->forfeit == 1   ? sum->time_losses
+                           : r->forfeit == 2 ? sum->illegal_losses
+                                             : sum->crash_losses;
+            counter[r->loser_engine]++;
+        }
+        games_tally_ending(sum, r->reason);
+        if (w->opening_plies >= 0)
+            games_tally_passes(sum, &w->rec, w->opening_plies);
+        tally_seats(sum, sh->cfg, index, r);
     }
-    tally_ending(sum, w->opening_plies >= 0 ? &w->rec : NULL, w->opening_plies, r);
-    tally_seats(sum, sh->cfg, index, r);
     write_game(sh, w, index, r);
     if (!sh->cfg->quiet)
-        print_progress(sh, index, r);
-    /* Pairs (pentanomial, SPRT) exist where a group is two games. */
-    int mate = index ^ 1;
-    if (group_size(sh->cfg) == 2 && sh->score[mate] != 2) {
-        sum->penta.n[s + sh->score[mate] + 2]++;
-        if (sh->cfg->sprt_on) {
-            double lo, hi;
-            sum->llr = stats_sprt_llr(&sum->penta, &sh->cfg->sprt);
-            stats_sprt_bounds(&sh->cfg->sprt, &lo, &hi);
-            if (sh->cfg->shard_n <= 1 && (sum->llr >= hi || sum->llr <= lo)) { /* a shard plays on: the merge decides */
-                sum->sprt_decision = sum->llr >= hi ? 1 : -1;
-                sh->stop = true;
-            }
-        }
-    }
+        print_progress(sh, index, r, counted);
+    if (sum->sprt_decision)
+        sh->stop = true; /* a shard's count is not sequential: it never decides */
 }
 
 bool match_in_shard(const match_cfg_t *cfg, int index)
@@ -675,7 +661,7 @@ static void *worker_main(void *arg)
         pthread_mutex_lock(&sh->lock);
         while (sh->next_game < sh->total_games && !match_in_shard(sh->cfg, sh->next_game))
             sh->next_game++;
-        int index = sh->stop || sh->next_game >= sh->total_games ? -1 : sh->next_game++;
+        int index = sh->stop || interrupted || sh->next_game >= sh->total_games ? -1 : sh->next_game++;
         pthread_mutex_unlock(&sh->lock);
         if (index < 0)
             break;
@@ -696,9 +682,41 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-bool match_run(const match_cfg_t *cfg, FILE *out, match_summary_t *sum)
+/* The digest of the openings as played, for the games file's header. */
+static uint64_t openings_digest(const shared_t *sh)
 {
-    shared_t sh;
+    uint64_t h = GAMES_FILE_DIGEST_START;
+    for (int i = 0; i < sh->n_openings; i++)
+        h = games_file_digest(h, sh->openings[i], strlen(sh->openings[i]) + 1);
+    return h;
+}
+
+/* The live file's last line and the games file's: how the run ended. */
+static void write_ending(shared_t *sh)
+{
+    const match_summary_t *sum = &sh->tally.sum;
+    const char *how = sh->failed                ? "failed"
+                      : sum->sprt_decision > 0 ? "H1 accepted"
+                      : sum->sprt_decision < 0 ? "H0 accepted"
+                      : sum->interrupted       ? "interrupted"
+                                               : "complete";
+    char played[16];
+    snprintf(played, sizeof played, "%d", sh->written);
+    const char *f[] = {"over", played, sum->sprt_decision ? how : "-"};
+    textbuf_t t = {0};
+    live_write(&sh->live, &t, f, 3);
+    textbuf_free(&t);
+    if (!sh->games_file)
+        return;
+    if (sh->failed)
+        games_file_write_failed(sh->games_file, sh->failure);
+    else
+        games_file_write_over(sh->games_file, sh->written, how);
+}
+
+int match_run(const match_cfg_t *cfg, FILE *out, match_summary_t *sum)
+{
+    static shared_t sh; /* one match a process: its tally is big */
     memset(&sh, 0, sizeof sh);
     sh.cfg = cfg;
     sh.out = out;
@@ -707,18 +725,27 @@ bool match_run(const match_cfg_t *cfg, FILE *out, match_summary_t *sum)
     for (int i = 0; i < sh.total_games; i++)
         sh.shard_games += match_in_shard(cfg, i);
     pthread_mutex_init(&sh.lock, NULL);
-    bool ok = false;
+    int status = MATCH_EXIT_FAILED;
     int n_workers = cfg->concurrency > 0 ? cfg->concurrency : 1;
     worker_t *workers = calloc((size_t)n_workers, sizeof *workers);
     pthread_t *threads = calloc((size_t)n_workers, sizeof *threads);
-    sh.score = malloc((size_t)sh.total_games + 1);
-    if (!workers || !threads || !sh.score || !load_openings(&sh))
-        goto done;
-    memset(sh.score, 2, (size_t)sh.total_games + 1);
-    if (cfg->games_path && !(sh.games_file = fopen(cfg->games_path, "w"))) {
-        fprintf(stderr, "match: cannot write %s\n", cfg->games_path);
+    if (!workers || !threads || !games_tally_init_for(&sh.tally, sh.total_games)) {
+        fprintf(stderr, "denham-match: out of memory\n");
         goto done;
     }
+    sh.tally.cfg.game = cfg->game;
+    sh.tally.cfg.sprt_on = cfg->sprt_on;
+    sh.tally.cfg.sprt = cfg->sprt;
+    sh.tally.sequential = cfg->shard_n <= 1; /* a shard plays all its games: the merge decides */
+    if ((status = load_openings(&sh)) != MATCH_EXIT_OK)
+        goto done;
+    status = MATCH_EXIT_FAILED;
+    if (cfg->games_path && !(sh.games_file = fopen(cfg->games_path, "w"))) {
+        fprintf(stderr, "denham-match: cannot write %s\n", cfg->games_path);
+        goto done;
+    }
+    if (sh.games_file)
+        games_file_write_header(sh.games_file, cfg, sh.total_games, openings_digest(&sh));
     if (!live_open(&sh.live, cfg->live_path))
         goto done;
     live_header(&sh.live, cfg, sh.total_games, sh.shard_games);
@@ -730,29 +757,37 @@ bool match_run(const match_cfg_t *cfg, FILE *out, match_summary_t *sum)
     }
     for (int i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
-    ok = started > 0;
-    *sum = sh.sum;
-    if (ok) {
-        char played[16];
-        snprintf(played, sizeof played, "%d", sh.sum.games_played);
-        const char *f[] = {"over", played,
-                           sh.sum.sprt_decision > 0   ? "H1 accepted"
-                           : sh.sum.sprt_decision < 0 ? "H0 accepted"
-                                                      : "-"};
-        textbuf_t t = {0};
-        live_write(&sh.live, &t, f, 3);
-        textbuf_free(&t);
+    if (started == 0) {
+        fprintf(stderr, "denham-match: cannot start a thread\n");
+        goto done;
     }
+    sh.tally.final = true;
+    games_tally_pairs(&sh.tally);
+    sh.tally.sum.interrupted = interrupted && !sh.tally.sum.sprt_decision && sh.written < sh.shard_games;
+    write_ending(&sh);
+    *sum = sh.tally.sum;
+    if (sh.failed)
+        fprintf(stderr, "denham-match: stopped: %s; no result (the %d games finished before are not counted)\n",
+                sh.failure, sh.written);
+    else
+        status = MATCH_EXIT_OK;
 done:
     if (sh.games_file)
         fclose(sh.games_file);
     live_close(&sh.live);
     free(sh.openings);
-    free(sh.score);
+    games_tally_free(&sh.tally);
     free(workers);
     free(threads);
     pthread_mutex_destroy(&sh.lock);
-    return ok;
+    return status;
+}
+
+int match_exit_status(const match_cfg_t *cfg, const match_summary_t *sum)
+{
+    if (sum->interrupted)
+        return MATCH_EXIT_INTERRUPTED;
+    return cfg->sprt_on && cfg->shard_n <= 1 && !sum->sprt_decision ? MATCH_EXIT_NO_DECISION : MATCH_EXIT_OK;
 }
 
 /* Two engines: W/D/L, Elo and the rest, from the first engine's view. */
@@ -777,13 +812,20 @@ static void print_pairwise(const match_cfg_t *cfg, const match_summary_t *sum, F
     if (cfg->sprt_on) {
         double lo, hi;
         stats_sprt_bounds(&cfg->sprt, &lo, &hi);
-        fprintf(out, "SPRT elo0 %.1f elo1 %.1f alpha %.3f beta %.3f: LLR %.3f, bounds [%.3f, %.3f], %s\n",
-                cfg->sprt.elo0, cfg->sprt.elo1, cfg->sprt.alpha, cfg->sprt.beta, sum->llr, lo, hi,
+        fprintf(out, "SPRT elo0 %.1f elo1 %.1f alpha %.3f beta %.3f: LLR %.3f%s, bounds [%.3f, %.3f], %s\n",
+                cfg->sprt.elo0, cfg->sprt.elo1, cfg->sprt.alpha, cfg->sprt.beta, sum->llr,
+                sum->llr_of_games ? " (of single games: the pairs are not whole)" : "", lo, hi,
                 cfg->shard_n > 1      ? "no decision in a shard (merge the shards)"
                 : sum->sprt_decision > 0 ? "H1 accepted"
                 : sum->sprt_decision < 0 ? "H0 accepted"
                                          : "no decision");
     }
+    if (sum->after_games)
+        fprintf(out,
+                "After the decision: %d game%s in flight then finished, W-D-L (%s) %d-%d-%d: recorded apart, "
+                "counted in no result above\n",
+                sum->after_games, sum->after_games == 1 ? "" : "s", a, sum->after.wins, sum->after.draws,
+                sum->after.losses);
 }
 
 /* Each engine's games won against the share of seats it held, which is
@@ -814,6 +856,10 @@ static void print_header(const match_cfg_t *cfg, const match_summary_t *sum, FIL
     fprintf(out, ", %s, %d games", cfg->game->name, sum->games_played);
     if (cfg->shard_n > 1)
         fprintf(out, " (shard %d/%d)", cfg->shard_k, cfg->shard_n);
+    if (sum->shards_total)
+        fprintf(out, " (%d of %d shards merged)", sum->shards_merged, sum->shards_total);
+    if (sum->interrupted)
+        fprintf(out, " (interrupted: the games not started were not played)");
     fprintf(out, "\n");
     if (cfg->n_engines == 2)
         print_pairwise(cfg, sum, out);
@@ -827,12 +873,6 @@ static void print_endings(const match_summary_t *sum, FILE *out)
     for (int k = 0; k < sum->n_endings; k++)
         fprintf(out, "%s %s %d", k ? "," : "", sum->ending[k], sum->ending_count[k]);
     fprintf(out, "\n");
-}
-
-void match_print_results(const match_cfg_t *cfg, const match_summary_t *sum, FILE *out)
-{
-    print_header(cfg, sum, out);
-    print_endings(sum, out);
 }
 
 void match_print_summary(const match_cfg_t *cfg, const match_summary_t *sum, FILE *out)

@@ -89,6 +89,14 @@ typedef struct match_summary {
     int seat_games[MATCH_MAX_ENGINES][MAX_PLAYERS], seat_wins[MATCH_MAX_ENGINES][MAX_PLAYERS]; /* [engine][seat] */
     int engine_wins[MATCH_MAX_ENGINES];
     wdl_t pattern_wdl[MATCH_MAX_SEATINGS]; /* engine 0's against engine 1, per seating pattern */
+    /* A single run's games that finished after the SPRT's decision (in
+     * flight when it stopped the match): recorded apart, counted in none
+     * of the above (games_tally.h). */
+    int after_games;
+    wdl_t after;
+    bool llr_of_games;  /* the LLR is of single games: the pairs were not whole (an interrupted run) */
+    bool interrupted;   /* the run was stopped (Ctrl-C) before its games were all played */
+    int shards_merged, shards_total; /* a merge of some of the shards only (--merge --partial); else 0 */
 } match_summary_t;
 
 /* The longest opening line, terminating NUL included. */
@@ -104,12 +112,25 @@ bool match_read_openings(FILE *f, const game_t *g, const char *name, char (**ope
 /* Is game `index` (from 0) one of cfg's shard? */
 bool match_in_shard(const match_cfg_t *cfg, int index);
 
-/* Plays the match, printing progress to out; false on a setup error
- * (reported on stderr) such as an unreadable openings file. */
-bool match_run(const match_cfg_t *cfg, FILE *out, match_summary_t *sum);
-void match_print_summary(const match_cfg_t *cfg, const match_summary_t *sum, FILE *out);
-/* The part of the summary a merge of shards can know from their games
- * files (match_merge.c): the header, W/D/L, Elo, pentanomial, SPRT, endings. */
-void match_print_results(const match_cfg_t *cfg, const match_summary_t *sum, FILE *out);
+/* The exit statuses of denham-match (docs/man/denham-match.1). */
+enum {
+    MATCH_EXIT_OK = 0,          /* played (or merged); with --sprt, decided */
+    MATCH_EXIT_FAILED = 1,      /* could not be played, or stopped on an error: an engine that failed
+                                   its handshake or refused an option, a file that cannot be written */
+    MATCH_EXIT_BAD_INPUT = 2,   /* a bad argument, openings file or games file */
+    MATCH_EXIT_NO_DECISION = 3, /* with --sprt, every game played (or merged) and no decision */
+    MATCH_EXIT_INTERRUPTED = 130 /* stopped by Ctrl-C: the games played so far summed up */
+};
 
+/* Plays the match, printing progress to out; MATCH_EXIT_OK when played,
+ * else MATCH_EXIT_FAILED or MATCH_EXIT_BAD_INPUT, the reason reported on
+ * stderr (the engine that failed its handshake, an unreadable openings
+ * file ...). */
+int match_run(const match_cfg_t *cfg, FILE *out, match_summary_t *sum);
+/* The exit status for a match played: interrupted, no decision, or 0. */
+int match_exit_status(const match_cfg_t *cfg, const match_summary_t *sum);
+/* Asks a running match (from a signal handler) to start no more games:
+ * those in progress finish, and the summary counts the games played. */
+void match_interrupt(void);
+void match_print_summary(const match_cfg_t *cfg, const match_summary_t *sum, FILE *out);
 #endif

@@ -24,7 +24,7 @@ void match_usage(FILE *out)
             "  --each LIMIT            the limit of every engine that names none\n"
             "  --variant NAME          game (default: the engine's default variant)\n"
             "  --games N               number of games, 1-1000000, rounded up to whole groups (default 100)\n"
-            "  --concurrency N         games played at once (default 1)\n"
+            "  --concurrency N         games played at once, 1-64 (default 1)\n"
             "  --openings random:N     N random legal plies from --seed (default random:4)\n"
             "  --openings file:PATH    one 'startpos|fen <fen> [moves ...]' per line, in order\n"
             "  --openings book:PATH    the same, in an order drawn from --seed (bench/books/)\n"
@@ -37,7 +37,8 @@ void match_usage(FILE *out)
             "  --live-file PATH        the games in progress, move by move, with the engines' scores,\n"
             "                          for the watch page of `denham serve` (PROTOCOL.md)\n"
             "  --log PATH              append the engines' stderr here (default: discarded)\n"
-            "  --sprt ELO0 ELO1 ALPHA BETA   stop when the SPRT decides (two-team games)\n"
+            "  --sprt ELO0 ELO1 ALPHA BETA   stop when the SPRT decides (two-team games; logistic Elo,\n"
+            "                          ELO0 < ELO1; exit status 3 when all games end undecided)\n"
             "  --seating P[,P...]      free-for-all games: who sits where, one letter per seat\n"
             "                          (A the first engine, B the second ...), each pattern rotated\n"
             "                          through every seat with the same dice; default for two\n"
@@ -47,8 +48,12 @@ void match_usage(FILE *out)
             "                          K-1+N, ...: the games a whole run plays there); needs\n"
             "                          --games-file; the SPRT stops no shard\n"
             "  --quiet                 no progress line per game\n"
-            "       denham-match --merge FILE... [--sprt ELO0 ELO1 ALPHA BETA]\n"
-            "                          the shards' games files as one match (two-team games)\n");
+            "       denham-match --merge FILE... [--partial] [--sprt ELO0 ELO1 ALPHA BETA]\n"
+            "                          the shards' games files as one match (two-team games);\n"
+            "                          --partial: some shards only (each given one whole)\n"
+            "option.NAME=VALUE is checked against the engine's own option lines; a name with a space\n"
+            "is one argument: \"option.Skill Level=10\". Exit status: 0 played (decided), 1 stopped on\n"
+            "an error, 2 bad argument or file, 3 no SPRT decision, 130 interrupted (Ctrl-C).\n");
 }
 
 /* The engine's own bounds (PROTOCOL.md): a limit it would refuse would
@@ -56,6 +61,7 @@ void match_usage(FILE *out)
 #define ENGINE_MAX_DEPTH 127
 #define ENGINE_MAX_MS (1LL << 40)
 #define MAX_GAMES 1000000
+#define MAX_CONCURRENCY 64
 #define LIMIT_HELP                                                                                               \
     "limits are depth=1-127, nodes=1-1099511627776, movetime=1-1099511627776 (ms), tc=SEC[+SEC] "               \
     "(finite, at most 1099511627.776 s)"
@@ -245,7 +251,11 @@ int match_args(int argc, char **argv, match_cfg_t *cfg)
                 return 2;
             }
             cfg->games = (int)v;
-        } else if (strcmp(a, "--concurrency") == 0 && one && parse_ll(argv[i + 1], 1, &v) && v <= 64) {
+        } else if (strcmp(a, "--concurrency") == 0 && one) {
+            if (!number_parse(argv[i + 1], 1, MAX_CONCURRENCY, &v)) {
+                fprintf(stderr, "denham-match: --concurrency must be a whole number from 1 to %d\n", MAX_CONCURRENCY);
+                return 2;
+            }
             cfg->concurrency = (int)v;
         } else if (strcmp(a, "--openings") == 0 && one && strncmp(argv[i + 1], "random:", 7) == 0 &&
                    parse_ll(argv[i + 1] + 7, 0, &v) && v < 200) {
@@ -271,14 +281,16 @@ int match_args(int argc, char **argv, match_cfg_t *cfg)
             seating = argv[i + 1];
         } else if (strcmp(a, "--log") == 0 && one) {
             cfg->log_path = argv[i + 1];
-        } else if (strcmp(a, "--sprt") == 0 && i + 4 < argc) {
-            cfg->sprt_on = true;
-            cfg->sprt = (sprt_t){atof(argv[i + 1]), atof(argv[i + 2]), atof(argv[i + 3]), atof(argv[i + 4])};
-            if (!(cfg->sprt.alpha > 0 && cfg->sprt.alpha < 1 && cfg->sprt.beta > 0 && cfg->sprt.beta < 1 &&
-                  cfg->sprt.elo1 != cfg->sprt.elo0)) {
-                fprintf(stderr, "denham-match: bad --sprt values\n");
+        } else if (strcmp(a, "--sprt") == 0) {
+            const char *words[4] = {NULL, NULL, NULL, NULL};
+            for (int k = 0; k < 4 && i + 1 + k < argc; k++)
+                words[k] = argv[i + 1 + k];
+            const char *why = stats_sprt_parse(words, &cfg->sprt);
+            if (why) {
+                fprintf(stderr, "denham-match: %s\n", why);
                 return 2;
             }
+            cfg->sprt_on = true;
             i += 5;
             continue;
         } else if (strcmp(a, "--shard") == 0 && one) {

@@ -90,6 +90,7 @@ typedef struct watch_file {
     const game_t *game;
     int games, shard_games, n_engines;
     char shard[24];
+    int shard_k, shard_n;
     char engines[MATCH_MAX_ENGINES][WATCH_NAME];
     bool over;
     char decision[16]; /* the SPRT's, when the runner stopped the match for it */
@@ -178,13 +179,7 @@ static void reset_all(void)
     while (W.done_count)
         forget_done();
     W.done_total = 0;
-    memset(W.tally.score, 2, GAMES_TALLY_MAX);
-    W.tally.max_index = 0;
-    memset(&W.tally.sum, 0, sizeof W.tally.sum);
-    W.tally.cfg.game = NULL;
-    W.tally.cfg.sprt_on = false;
-    for (int e = 0; e < MATCH_MAX_ENGINES; e++)
-        W.tally.cfg.engines[e].name[0] = 0;
+    games_tally_clear(&W.tally);
     W.tally_error[0] = 0;
     W.refused = 0;
     W.ffa_game = NULL;
@@ -211,6 +206,13 @@ static void header_line(watch_file_t *f, char **fld, int n)
     f->games = (int)games;
     f->shard_games = (int)shard_games;
     snprintf(f->shard, sizeof f->shard, "%.20s", fld[5]);
+    long long shard_k, shard_n;
+    f->shard_k = f->shard_n = 1;
+    if (number_parse_shard(fld[5], GAMES_TALLY_MAX, &shard_k, &shard_n))
+        f->shard_k = (int)shard_k, f->shard_n = (int)shard_n;
+    /* One run's games are counted as the runner counted them, in the order
+     * they finished (games_tally.h): its SPRT decides at the same pair. */
+    W.tally.sequential = W.n_files == 1 && f->shard_n == 1;
     f->n_engines = 0;
     for (int k = 7; k < n && f->n_engines < MATCH_MAX_ENGINES; k++)
         snprintf(f->engines[f->n_engines++], WATCH_NAME, "%s", fld[k]);
@@ -359,6 +361,14 @@ static void end_line(watch_file_t *f, int fi, const char *games_line)
         free(copy);
         free(fields);
         return bad_line(f, "an end line is: end, then the game's games-file line");
+    }
+    /* A game that is not this file's match's, or not its shard's. */
+    int group = game_teams(g) > 2 ? 1 : 2;
+    if (g != f->game || !games_tally_in_match((int)index - 1, f->games, group, group == 2 ? f->shard_k : 1,
+                                              group == 2 ? f->shard_n : 1)) {
+        free(copy);
+        free(fields);
+        return bad_line(f, "an end line for a game outside the match (its variant, games or shard)");
     }
     live_game_t *s = find_live(f, (int)index);
     if (s)
@@ -663,6 +673,10 @@ static void results_json(json_t *j)
         return;
     }
     if (W.pairs_version != W.version + 1) { /* the pairs once per change, not per page */
+        bool over = W.n_files > 0;
+        for (int i = 0; i < W.n_files; i++)
+            over = over && W.files[i]->over;
+        W.tally.final = over; /* then a pair not whole will stay so */
         games_tally_pairs(&W.tally);
         W.pairs_version = W.version + 1;
     }
@@ -710,16 +724,20 @@ static void results_json(json_t *j)
         fmt(t, sizeof t, "%.3f", sum->llr), json_kstring(j, "llr", t);
         fmt(t, sizeof t, "%.3f", lo), json_kstring(j, "lower", t);
         fmt(t, sizeof t, "%.3f", hi), json_kstring(j, "upper", t);
-        /* The runner's decision stands once it stopped the match, though
-         * the games still in flight then may move the LLR back inside. */
+        /* The tally decides as the runner does (games_tally.h): at the
+         * pair that took the LLR past a bound; the games in flight then
+         * are recorded apart. */
         const char *stopped = "";
         for (int i = 0; i < W.n_files && !stopped[0]; i++)
             stopped = W.files[i]->decision;
-        json_kstring(j, "decision", stopped[0]                  ? stopped
-                                    : sum->sprt_decision > 0   ? "H1 accepted"
-                                    : sum->sprt_decision < 0   ? "H0 accepted"
-                                                               : "no decision");
+        json_kstring(j, "decision", sum->sprt_decision > 0   ? "H1 accepted"
+                                    : sum->sprt_decision < 0 ? "H0 accepted"
+                                                             : "no decision");
         json_kbool(j, "stoppedByRunner", stopped[0] != 0);
+        json_kbool(j, "llrOfGames", sum->llr_of_games);
+        json_kint(j, "afterGames", sum->after_games);
+        snprintf(t, sizeof t, "%d-%d-%d", sum->after.wins, sum->after.draws, sum->after.losses);
+        json_kstring(j, "afterWdl", t);
         json_end(j);
     }
     json_key(j, "endings");
@@ -1050,4 +1068,34 @@ bool watch_route(int fd, const char *method, const char *path)
         reply_error(fd, 404, "no such page");
     }
     return true;
+}
+
+/* ---- for the fuzz target (tests/fuzz/targets.c, live_file) ---- */
+
+char *watch_fuzz_read(const char *data, size_t size, size_t cut)
+{
+    if (W.n_files == 0 && (!games_tally_init(&W.tally) || !watch_add("fuzz.live")))
+        return NULL;
+    pthread_mutex_lock(&W.lock);
+    watch_file_t *f = W.files[0];
+    cut = cut < size ? cut : size;
+    feed(f, 0, data, cut);
+    feed(f, 0, data + cut, size - cut);
+    json_t j;
+    json_init(&j);
+    snapshot_json(&j);
+    char *out = j.failed || !j.buf ? NULL : strndup(j.buf, j.len);
+    json_free(&j);
+    for (int k = 0; k < W.done_count && k < 1; k++) { /* the first finished game's replay */
+        const done_game_t *d = &W.done[(W.done_first + k) % WATCH_DONE_MAX];
+        char *line = strndup(d->line, d->len);
+        json_init(&j);
+        if (line)
+            replay_json(&j, d->file, line);
+        json_free(&j);
+        free(line);
+    }
+    reset_all();
+    pthread_mutex_unlock(&W.lock);
+    return out;
 }

@@ -7,6 +7,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #define WATCH_FILES_MAX 16   /* --watch at most this many times */
 #define WATCH_PATH_MAX 1024  /* a path's length */
@@ -25,5 +26,12 @@ void watch_stop(void);
  * 404, and the page's files are left to serve.c (false) with it. False
  * for any other path. */
 bool watch_route(int fd, const char *method, const char *path);
+
+/* For the fuzz target of the live-file reader: the bytes read as the
+ * first watched file's content, in two pieces split at `cut` (as two polls
+ * read them); the page's snapshot built, and every finished game's replay;
+ * then all of it forgotten. The snapshot's JSON (malloc'd; NULL when out of
+ * memory). Without watch_start: the fuzzer's alone. */
+char *watch_fuzz_read(const char *data, size_t size, size_t cut);
 
 #endif

@@ -10,8 +10,11 @@
 
 #include "../../bench/runner/match.h"
 #include "../../bench/runner/match_args.h"
+#include "../../bench/runner/match_merge.h"
+#include "../../bench/tools/json_check.h"
 #include "../../engine/games/variants.h"
 #include "../../protocol/serve/http.h"
+#include "../../protocol/serve/watch.h"
 #include "../../protocol/otep/otep.h"
 #include "../../protocol/ugi/protocol.h"
 
@@ -267,6 +270,72 @@ int fuzz_http(const uint8_t *data, size_t size)
     return 0;
 }
 
+#define FUZZ_FILE_MAX (1 << 16)
+
+/* A stream of the n bytes at p (an empty one read from /dev/null:
+ * fmemopen wants at least one byte). */
+static FILE *bytes_stream(const uint8_t *p, size_t n)
+{
+    return n ? fmemopen((void *)p, n, "r") : fopen("/dev/null", "r");
+}
+
+int fuzz_games_file(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    if (size > FUZZ_FILE_MAX)
+        size = FUZZ_FILE_MAX;
+    FILE *err = fopen("/dev/null", "w");
+    sprt_t sprt = {0, 5, 0.05, 0.05};
+    merge_t *m = err ? merge_new(err, data[0] & 1, data[0] & 2 ? &sprt : NULL) : NULL;
+    if (!m) {
+        if (err)
+            fclose(err);
+        return 0;
+    }
+    const uint8_t *p = data + 1, *end = data + size;
+    bool ok = true;
+    for (int n = 0; ok && n < 3; n++) {
+        const uint8_t *ff = memchr(p, '\f', (size_t)(end - p)), *stop = ff ? ff : end;
+        FILE *f = bytes_stream(p, (size_t)(stop - p));
+        char name[16];
+        snprintf(name, sizeof name, "file%d", n + 1);
+        ok = f && merge_read(m, f, name);
+        if (f)
+            fclose(f);
+        if (!ff)
+            break;
+        p = ff + 1;
+    }
+    char *out = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&out, &len);
+    int status = ok && o ? merge_finish(m, o) : 2;
+    if (o)
+        fclose(o);
+    check(status == 0 || status == 2 || status == 3, "merge status", "games file", "");
+    /* A summary exactly when the files add up. */
+    check((status != 2) == (out && strncmp(out, "\nMatch ", 7) == 0), "summary", "games file", out ? out : "");
+    free(out);
+    merge_free(m);
+    fclose(err);
+    return 0;
+}
+
+int fuzz_live_file(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    if (size > FUZZ_FILE_MAX)
+        size = FUZZ_FILE_MAX;
+    size_t cut = (size - 1) * data[0] / 255;
+    char *snapshot = watch_fuzz_read((const char *)data + 1, size - 1, cut);
+    if (snapshot)
+        check(json_valid(snapshot), "snapshot JSON", "live file", snapshot);
+    free(snapshot);
+    return 0;
+}
+
 const fuzz_target_t fuzz_targets[] = {
     {"protocol", fuzz_protocol},
     {"session", fuzz_session},
@@ -276,5 +345,7 @@ const fuzz_target_t fuzz_targets[] = {
     {"match_args", fuzz_match_args},
     {"otep", fuzz_otep},
     {"openings", fuzz_openings},
+    {"games_file", fuzz_games_file},
+    {"live_file", fuzz_live_file},
 };
 const int fuzz_target_count = (int)(sizeof fuzz_targets / sizeof fuzz_targets[0]);
