@@ -11,7 +11,11 @@
 #   one-node.sh stop DIR    stops the daemons that start started (by the
 #                           process ids it kept in DIR) and removes DIR
 #
-# CPUS (default: nproc) is the node's CPUs.
+# CPUS (default: nproc) is the node's CPUs (more than the machine has are
+# taken as said: slurmd's config_overrides); MAX_ARRAY_SIZE (default
+# Slurm's 1001) its MaxArraySize, the bound of a job array's task indices.
+# The scheduler looks at the queue every 0.1 s at most (Slurm's default is
+# 2 s), so that a test's short jobs start promptly.
 set -euo pipefail
 cmd="${1:?usage: one-node.sh start|stop DIR}"
 dir="${2:?usage: one-node.sh start|stop DIR}"
@@ -95,6 +99,9 @@ for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
 
 host=$(hostname -s)
 cpus="${CPUS:-$(nproc)}"
+max_array="${MAX_ARRAY_SIZE:-1001}"
+[[ "$cpus" =~ ^[1-9][0-9]*$ ]] || die "CPUS is a number, not $cpus"
+[[ "$max_array" =~ ^[0-9]+$ ]] || die "MAX_ARRAY_SIZE is a number, not $max_array"
 ctld_port=$(free_port)
 slurmd_port=$(free_port)
 cat > "$dir/slurm.conf" << EOF
@@ -129,6 +136,9 @@ SlurmdTimeout=30
 InactiveLimit=0
 KillWait=5
 MinJobAge=300
+MaxArraySize=$max_array
+SchedulerParameters=sched_min_interval=100000,bf_interval=1
+SlurmdParameters=config_overrides
 NodeName=$host NodeHostname=$host NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=main Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
