@@ -9,7 +9,7 @@
 
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,10 +25,11 @@
 
 #define OPENING_TEXT MATCH_OPENING_TEXT
 
-/* Set by match_interrupt (Ctrl-C): no game starts after it. */
-static volatile sig_atomic_t interrupted;
+/* Set by match_interrupt (Ctrl-C, a signal handler: a lock-free atomic is
+ * safe there), read by the workers: no game starts after it. */
+static atomic_int interrupted;
 
-void match_interrupt(void) { interrupted = 1; }
+void match_interrupt(void) { atomic_store(&interrupted, 1); }
 
 /* Games come in groups that share an opening and, in games with dice, the
  * rolls. Two teams: a group is two games, engine 0 playing team 0 in the
@@ -157,7 +158,8 @@ bool match_read_openings(FILE *f, const game_t *g, const char *name, char (**ope
             continue;
         char err[GAME_FEN_MAX + 200];
         if (strlen(line) >= MATCH_OPENING_TEXT) {
-            fprintf(stderr, "denham-match: %s line %d: longer than %d characters\n", name, lineno, MATCH_OPENING_TEXT - 1);
+            fprintf(stderr, "denham-match: %s line %d: longer than %d characters\n", name, lineno,
+                    MATCH_OPENING_TEXT - 1);
             ok = false;
         } else if (!record_setup(&check, g, line, err, sizeof err)) {
             fprintf(stderr, "denham-match: %s line %d: %s\n", name, lineno, err);
@@ -661,7 +663,7 @@ static void *worker_main(void *arg)
         pthread_mutex_lock(&sh->lock);
         while (sh->next_game < sh->total_games && !match_in_shard(sh->cfg, sh->next_game))
             sh->next_game++;
-        int index = sh->stop || interrupted || sh->next_game >= sh->total_games ? -1 : sh->next_game++;
+        int index = sh->stop || atomic_load(&interrupted) || sh->next_game >= sh->total_games ? -1 : sh->next_game++;
         pthread_mutex_unlock(&sh->lock);
         if (index < 0)
             break;
@@ -763,7 +765,7 @@ int match_run(const match_cfg_t *cfg, FILE *out, match_summary_t *sum)
     }
     sh.tally.final = true;
     games_tally_pairs(&sh.tally);
-    sh.tally.sum.interrupted = interrupted && !sh.tally.sum.sprt_decision && sh.written < sh.shard_games;
+    sh.tally.sum.interrupted = atomic_load(&interrupted) && !sh.tally.sum.sprt_decision && sh.written < sh.shard_games;
     write_ending(&sh);
     *sum = sh.tally.sum;
     if (sh.failed)

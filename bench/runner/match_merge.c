@@ -95,7 +95,8 @@ static bool take_header(merge_t *m, merge_file_t *f)
         }
         for (int i = 0; i + 1 < m->n_files; i++)
             if (m->files[i].header.shard_k == h->shard_k) {
-                snprintf(msg, sizeof msg, "shard %d/%d again (%s is that shard)", h->shard_k, h->shard_n, m->files[i].name);
+                snprintf(msg, sizeof msg, "shard %d/%d again (%s is that shard)", h->shard_k, h->shard_n,
+                         m->files[i].name);
                 return refuse(m, f->name, 0, msg);
             }
         if (!m->sprt_given && (first->header.has_sprt != h->has_sprt ||
@@ -155,7 +156,8 @@ static bool take_end(merge_t *m, merge_file_t *f, char *line, long no)
     if (n != 3 || !number_parse(fld[1], 0, GAMES_TALLY_MAX, &played) ||
         !(strcmp(fld[2], "complete") == 0 || strcmp(fld[2], "H1 accepted") == 0 ||
           strcmp(fld[2], "H0 accepted") == 0 || strcmp(fld[2], "interrupted") == 0))
-        return refuse(m, f->name, no, "#over is: the games written, then complete, H1 accepted, H0 accepted or interrupted");
+        return refuse(m, f->name, no,
+                      "#over is: the games written, then complete, H1 accepted, H0 accepted or interrupted");
     f->over_games = (int)played;
     snprintf(f->how, sizeof f->how, "%s", fld[2]);
     if (played != f->lines) {
@@ -201,9 +203,10 @@ bool merge_read(merge_t *m, FILE *in, const char *name)
         } else {
             if (in_header) {
                 in_header = false;
-                ok = (f->header.n_lines || refuse(m, name, no,
-                                                   "no header: a games file of a denham-match older than format 1, or "
-                                                   "not a games file; --merge cannot tell which match it is part of")) &&
+                ok = (f->header.n_lines ||
+                      refuse(m, name, no,
+                             "no header: a games file of a denham-match older than format 1, or not a games file; "
+                             "--merge cannot tell which match it is part of")) &&
                      take_header(m, f);
             }
             if (!ok || !line[0])
