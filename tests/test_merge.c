@@ -57,7 +57,7 @@ START_TEST(shards_merged_equal_one_run)
     char *one = normalized(shell(cmd));
     snprintf(cmd, sizeof cmd,
              "for k in 1 2 3; do SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=3 bench/cluster/shard.sh match "
-             "build/shards/out %s > /dev/null & done; wait",
+             "build/shards/out %s > /dev/null 2>&1 & done; wait",
              args);
     shell(cmd);
     ck_assert_str_eq(shell("ls build/shards/out"), "shard-1.txt\nshard-2.txt\nshard-3.txt\n");

@@ -460,7 +460,7 @@ static void play_moves(worker_t *w, int index, game_result_t *r)
         /* A running engine that dies before the game loses it. */
         if (!eproc_send(&w->eng[e][slot], "uginewgame") || !engine_ready(w, e, slot)) {
             eproc_kill(&w->eng[e][slot]);
-            forfeit(r, cfg, e, 3, "crash (engine died before the game)");
+            forfeit(r, cfg, e, 3, "crash (engine dead or silent before the game)");
             return;
         }
     }

@@ -1074,7 +1074,10 @@ bool watch_route(int fd, const char *method, const char *path)
 
 char *watch_fuzz_read(const char *data, size_t size, size_t cut)
 {
-    if (W.n_files == 0 && (!games_tally_init(&W.tally) || !watch_add("fuzz.live")))
+    /* A small tally: a game past it is refused as the page refuses one past
+     * its match (the fuzzer's inputs are small; clearing a big one each
+     * time would be most of the work). */
+    if (W.n_files == 0 && (!games_tally_init_for(&W.tally, 4096) || !watch_add("fuzz.live")))
         return NULL;
     pthread_mutex_lock(&W.lock);
     watch_file_t *f = W.files[0];

@@ -279,10 +279,11 @@ static FILE *bytes_stream(const uint8_t *p, size_t n)
     return n ? fmemopen((void *)p, n, "r") : fopen("/dev/null", "r");
 }
 
-int fuzz_games_file(const uint8_t *data, size_t size)
+/* denham-match --merge on games files: the first byte's bits say
+ * --partial and --sprt, the rest is split at form feeds into up to three
+ * files. */
+static void merge_files(const uint8_t *data, size_t size)
 {
-    if (size < 1)
-        return 0;
     if (size > FUZZ_FILE_MAX)
         size = FUZZ_FILE_MAX;
     FILE *err = fopen("/dev/null", "w");
@@ -291,7 +292,7 @@ int fuzz_games_file(const uint8_t *data, size_t size)
     if (!m) {
         if (err)
             fclose(err);
-        return 0;
+        return;
     }
     const uint8_t *p = data + 1, *end = data + size;
     bool ok = true;
@@ -319,20 +320,29 @@ int fuzz_games_file(const uint8_t *data, size_t size)
     free(out);
     merge_free(m);
     fclose(err);
-    return 0;
 }
 
-int fuzz_live_file(const uint8_t *data, size_t size)
+/* The watch page's reader of a live file: the first byte says where the
+ * poller's read is cut in two, the rest is the file. */
+static void watch_file(const uint8_t *data, size_t size)
 {
-    if (size < 1)
-        return 0;
-    if (size > FUZZ_FILE_MAX)
-        size = FUZZ_FILE_MAX;
     size_t cut = (size - 1) * data[0] / 255;
     char *snapshot = watch_fuzz_read((const char *)data + 1, size - 1, cut);
     if (snapshot)
         check(json_valid(snapshot), "snapshot JSON", "live file", snapshot);
     free(snapshot);
+}
+
+int fuzz_match_files(const uint8_t *data, size_t size)
+{
+    if (size < 2)
+        return 0;
+    if (size > FUZZ_FILE_MAX)
+        size = FUZZ_FILE_MAX;
+    if (data[0] & 0x80)
+        watch_file(data + 1, size - 1);
+    else
+        merge_files(data + 1, size - 1);
     return 0;
 }
 
@@ -345,7 +355,6 @@ const fuzz_target_t fuzz_targets[] = {
     {"match_args", fuzz_match_args},
     {"otep", fuzz_otep},
     {"openings", fuzz_openings},
-    {"games_file", fuzz_games_file},
-    {"live_file", fuzz_live_file},
+    {"match_files", fuzz_match_files},
 };
 const int fuzz_target_count = (int)(sizeof fuzz_targets / sizeof fuzz_targets[0]);

@@ -32,14 +32,14 @@ int fuzz_otep(const uint8_t *data, size_t size);
 /* denham-match's command line: the bytes split at blanks into arguments. */
 int fuzz_match_args(const uint8_t *data, size_t size);
 
-/* denham-match --merge on games files: the first byte's bits say
- * --partial and --sprt, the rest is split at form feeds into up to three
- * files. */
-int fuzz_games_file(const uint8_t *data, size_t size);
-/* The watch page's reader of live files (denham serve --watch): the first
- * byte says where the poller's read is cut in two, the rest is the file;
- * the page's snapshot must be valid JSON. */
-int fuzz_live_file(const uint8_t *data, size_t size);
+/* The readers of the runner's files: with the first byte's high bit, the
+ * watch page's reader of live files (denham serve --watch: the next byte
+ * says where the poller's read is cut in two, the rest is the file; the
+ * page's snapshot must be valid JSON); without it, denham-match --merge on
+ * games files (the next byte's bits say --partial and --sprt, the rest is
+ * split at form feeds into up to three files; a summary exactly when they
+ * add up). */
+int fuzz_match_files(const uint8_t *data, size_t size);
 
 typedef int (*fuzz_target_fn)(const uint8_t *data, size_t size);
 
