@@ -651,9 +651,28 @@ START_TEST(go_mate)
         ck_assert_int_eq(count_lines_starting(out, "info string error: go"), 1);
         ck_assert_int_eq(count_lines_starting(out, "bestmove"), 0);
     }
-    out = run("setoption name UCI_Variant value jinxx\ngo mate 2\n");
+    /* Well formed but not for dice (issue 62, 1.3): the reason, and the
+     * one bestmove every well-formed go gets. */
+    out = run("setoption name UCI_Variant value jinxx\nposition startpos moves SM\ngo mate 2\n");
     ck_assert_int_eq(count_lines_starting(out, "info string error: go mate: a game with dice"), 1);
-    ck_assert_int_eq(count_lines_starting(out, "bestmove"), 0);
+    ck_assert_str_eq(strstr(out, "info string error: go mate"),
+                     "info string error: go mate: a game with dice has no forced mates (scores are expected values)\n"
+                     "bestmove (none)\n");
+}
+END_TEST
+
+/* Issue 62, 1.11: an unknown go parameter is named as unknown, a known one
+ * without its number as such; a negative clock is taken as 0 (a flag
+ * fallen, as some GUIs send it), other numbers must be in their range. */
+START_TEST(go_parameters_named_and_negative_clocks)
+{
+    const char *out = run_bdb("go foo 3\ngo depth x\ngo depth -1\n");
+    ck_assert_str_eq(out, "info string error: go: unknown parameter 'foo' (help lists them)\n"
+                          "info string error: go: 'depth' needs a whole number\n"
+                          "info string error: go: bad or unknown parameter 'depth -1'\n");
+    out = run_bdb("go wtime -100 btime 1000 winc -5\n");
+    ck_assert_int_eq(count_lines_starting(out, "info string error"), 0);
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
 }
 END_TEST
 
@@ -1068,6 +1087,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, extending_position_commands);
     tcase_add_test(tc, go_searchmoves);
     tcase_add_test(tc, go_mate);
+    tcase_add_test(tc, go_parameters_named_and_negative_clocks);
     tcase_add_test(tc, solved_ending_reports_its_mate_and_whole_line);
     tcase_add_test(tc, long_searches_report_the_current_root_move);
     tcase_add_test(tc, threads_and_multipv_options);

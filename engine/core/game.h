@@ -330,12 +330,13 @@ typedef struct game {
     /* For GUIs (PROTOCOL.md, "Describing the game"): each writes members of
      * a JSON object the front end has opened. view_board: the variant's
      * board ("cells" with drawing coordinates and shapes, "links" drawn
-     * between them, "labels", each seat's "colors"); view_position: what a
-     * player sees of pos ("pieces" by cell, each stack bottom first, and
-     * the game's own extras: marbles in hand, the die); view_move: how a
-     * person enters move m ("clicks": the cells in the order a person
-     * clicks them; "removes": the cells whose pieces it takes; "call";
-     * "label"). A front end draws and builds moves from these alone. */
+     * between them ([] for none), "labels", each seat's "colors");
+     * view_position: what a player sees of pos ("pieces" by cell, each
+     * stack bottom first, and the game's own extras: marbles in hand, the
+     * die); view_move: how a person enters move m ("clicks": the cells in
+     * the order a person clicks them; "removes": the cells whose pieces
+     * it takes; "call"; "label"). A front end draws and builds moves from
+     * these alone. */
     void (*view_board)(const struct game *g, json_t *out);
     void (*view_position)(const struct game *g, const position_t *pos, json_t *out);
     void (*view_move)(const struct game *g, const position_t *pos, move_t move, json_t *out);
