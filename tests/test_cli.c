@@ -44,6 +44,16 @@ START_TEST(analyse_text_and_json)
     ck_assert(t && j);
     snprintf(nodes, sizeof nodes, "%.*s", (int)strcspn(t + 7, " "), t + 7);
     ck_assert_msg(strncmp(j + 8, nodes, strlen(nodes)) == 0, "text %s, json %.20s", nodes, j + 8);
+    /* `time` is the whole search's, as `nodes` is (issue 62, 1.12: it was
+     * the last finished iteration's, 205 for --movetime 500): a movetime
+     * search lasts its movetime, and no loaded machine makes it shorter. */
+    const char *timed = shell("printf 'startpos\\n' | ./denham analyse --variant brandubh --movetime 300 --multipv 2");
+    int ms[2] = {0, 0};
+    const char *line2 = strstr(timed, "\n1 multipv 2 ");
+    ck_assert_msg(line2 && sscanf(strstr(timed, " time "), " time %d", &ms[0]) == 1 &&
+                      sscanf(strstr(line2, " time "), " time %d", &ms[1]) == 1,
+                  "%s", timed);
+    ck_assert_msg(ms[0] >= 299 && ms[0] == ms[1], "%s", timed);
     /* Bad arguments: status 2 and a line on standard error. */
     ck_assert_int_eq(system("./denham analyse --depth 0 </dev/null 2>/dev/null") >> 8, 2);
     ck_assert_int_eq(system("./denham analyse --depth 3 --nodes 5 </dev/null 2>/dev/null") >> 8, 2);
@@ -223,6 +233,8 @@ START_TEST(wrong_argument_is_named)
     } cases[] = {
         {"serve --port 99999", "denham serve: '--port 99999': "},
         {"serve --bogus 1", "denham serve: '--bogus 1': unknown option"},
+        {"serve --max-hash-mb 16385", "denham serve: '--max-hash-mb 16385': "}, /* the engine's Hash maximum */
+        {"serve --max-threads 257", "denham serve: '--max-threads 257': "},
         {"play --skill 21", "denham play: '21': bad value"},
         {"play nosuchgame", "denham play: 'nosuchgame': unknown variant"},
         {"analyse --depth x", "denham analyse: '--depth': bad value 'x'"},
@@ -251,6 +263,22 @@ START_TEST(wrong_argument_is_named)
     }
     const char *out = shell("./denham-match --frob 2>&1 >/dev/null; echo status $?");
     ck_assert_msg(strstr(out, "'--frob'") && strstr(out, "\nstatus 2\n"), "%s", out);
+}
+END_TEST
+
+/* Issue 62, 1.12: the addresses to open, the match's too with --watch
+ * (the server ends on SIGTERM from timeout). */
+START_TEST(serve_prints_the_addresses_to_open)
+{
+    const char *out = shell("timeout -s TERM 2 ./denham serve --port 0 --watch build/no-such.live 2>/dev/null");
+    char port[16];
+    ck_assert_msg(sscanf(out, "http://127.0.0.1:%15[0-9]/\n", port) == 1, "%s", out);
+    char want[128];
+    snprintf(want, sizeof want, "http://127.0.0.1:%s/\nhttp://127.0.0.1:%s/watch\n", port, port);
+    ck_assert_str_eq(out, want);
+    out = shell("timeout -s TERM 2 ./denham serve --port 0 2>/dev/null");
+    ck_assert_msg(strncmp(out, "http://127.0.0.1:", 17) == 0 && !strstr(out, "watch") && strchr(out, '\n') == out + strlen(out) - 1,
+                  "%s", out);
 }
 END_TEST
 
@@ -370,6 +398,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, help_goes_to_stdout);
     tcase_add_test(tc, every_subcommand_answers_help);
     tcase_add_test(tc, wrong_argument_is_named);
+    tcase_add_test(tc, serve_prints_the_addresses_to_open);
     tcase_add_test(tc, manual_pages_cover_every_option);
     tcase_add_test(tc, install_and_uninstall);
     tcase_add_test(tc, readme_commands_are_what_ci_runs);
