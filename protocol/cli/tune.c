@@ -247,6 +247,7 @@ static int tune_run(const tune_cfg_t *cfg, FILE *out, FILE *err)
     bool ffa = game_teams(c.game) > 2;
     texel_data_t d;
     texel_data_init(&d, ws->count, ffa ? c.game->players : 2);
+    game_prepare(c.game); /* the evaluation uses the solved endings only once built */
     for (int i = 0; i < c.n_files; i++)
         if (!read_file(c.game, &d, c.files[i], err)) {
             texel_data_free(&d);

@@ -504,6 +504,8 @@ static void say_weights(engine_t *e, const eval_trace_t *t)
 static void cmd_eval(engine_t *e)
 {
     const game_t *g = e->game;
+    if (!e->searching)
+        game_prepare(g); /* the evaluation uses the solved endings only once built */
     outcome_t o;
     if (g->decided(&e->rec->pos, &o)) {
         engine_say(e, "info string the game is over (%s): no evaluation", o.reason);
