@@ -674,6 +674,49 @@ START_TEST(a_changed_output_is_caught)
 }
 END_TEST
 
+/* ---- the figures ---- */
+
+/* The cells of a table row "| a | b | c | d |" but the second (the
+ * measured value), joined by " | ". */
+static void row_without_value(const char *row, char *out, size_t len)
+{
+    size_t n = 0;
+    int cell = 0;
+    for (const char *p = row + 2; *p && n + 1 < len; cell++) {
+        const char *end = strstr(p, " | ");
+        size_t k = end ? (size_t)(end - p) : strcspn(p, "\n");
+        if (cell != 1)
+            n += (size_t)snprintf(out + n, len - n, "%s%.*s", n ? " | " : "", (int)k, p);
+        if (!end)
+            break;
+        p = end + 3;
+    }
+}
+
+/* README's "Figures" table has the rows bench/speed/figures.sh measures,
+ * in its order (the script prints the table; the values are not held to
+ * anything: they are measurements). */
+START_TEST(figures_table_is_the_scripts)
+{
+    static char script[1 << 15], readme[1 << 15];
+    snprintf(script, sizeof script, "%s", shell("bench/speed/figures.sh --rows"));
+    snprintf(readme, sizeof readme, "%s",
+             shell("awk '/^## Figures/{on=1; next} /^## /{on=0} on && /^\\| / && !/^\\| figure \\|/' README.md"));
+    int rows = 0;
+    char *sp, *rp;
+    char *s = strtok_r(script, "\n", &sp), *r = strtok_r(readme, "\n", &rp);
+    for (; s && r; s = strtok_r(NULL, "\n", &sp), r = strtok_r(NULL, "\n", &rp), rows++) {
+        char want[2048], got[2048];
+        row_without_value(s, want, sizeof want);
+        row_without_value(r, got, sizeof got);
+        ck_assert_msg(strcmp(want, got) == 0, "README.md's Figures, row %d:\n  %s\nbench/speed/figures.sh --rows:\n  %s",
+                      rows + 1, got, want);
+    }
+    ck_assert_msg(!s && !r, "README.md's Figures has %s rows than bench/speed/figures.sh --rows", s ? "fewer" : "more");
+    ck_assert_int_ge(rows, 15);
+}
+END_TEST
+
 Suite *suite_docs(void)
 {
     Suite *s = suite_create("docs");
@@ -682,6 +725,7 @@ Suite *suite_docs(void)
     tcase_add_test(tc, tags_parse);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, a_changed_output_is_caught);
+    tcase_add_test(tc, figures_table_is_the_scripts);
     suite_add_tcase(s, tc);
     tc = tcase_create("examples");
     tcase_set_timeout(tc, 300);
