@@ -259,7 +259,7 @@ model="$(sed -nE 's/^model name[[:space:]]*: (.*)/\1/p' /proc/cpuinfo | head -1)
 cores="$(nproc)"
 memory="$(awk '/^MemTotal/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)"
 echo "Measured by \`bench/speed/figures.sh${mode:+ $mode}\` on ${model:-an unknown CPU} ($cores cores, $memory GiB), load"
-echo "average $load_before before and $(cut -d' ' -f1-3 /proc/loadavg) after, at $(git rev-parse --short HEAD) on $(date -u +%Y-%m-%d)."
+echo "average $load_before before and $(cut -d' ' -f1-3 /proc/loadavg) after, at $(git describe --always --dirty) on $(date -u +%Y-%m-%d)."
 echo
 echo "| figure | measured | command | target |"
 echo "|---|---|---|---|"
