@@ -61,5 +61,6 @@ Suite *suite_watch(void);
 Suite *suite_eval(void);
 Suite *suite_learn(void);
 Suite *suite_why(void);
+Suite *suite_docs(void);
 
 #endif

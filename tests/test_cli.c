@@ -3,6 +3,7 @@
  * subcommand's --help and errors, the manual pages, make install, and the
  * README's first commands as .ci/run runs them. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,16 @@ START_TEST(analyse_text_and_json)
     ck_assert(t && j);
     snprintf(nodes, sizeof nodes, "%.*s", (int)strcspn(t + 7, " "), t + 7);
     ck_assert_msg(strncmp(j + 8, nodes, strlen(nodes)) == 0, "text %s, json %.20s", nodes, j + 8);
+    /* `time` is the whole search's, as `nodes` is (issue 62, 1.12: it was
+     * the last finished iteration's, 205 for --movetime 500): a movetime
+     * search lasts its movetime, and no loaded machine makes it shorter. */
+    const char *timed = shell("printf 'startpos\\n' | ./denham analyse --variant brandubh --movetime 300 --multipv 2");
+    int ms[2] = {0, 0};
+    const char *line2 = strstr(timed, "\n1 multipv 2 ");
+    ck_assert_msg(line2 && sscanf(strstr(timed, " time "), " time %d", &ms[0]) == 1 &&
+                      sscanf(strstr(line2, " time "), " time %d", &ms[1]) == 1,
+                  "%s", timed);
+    ck_assert_msg(ms[0] >= 299 && ms[0] == ms[1], "%s", timed);
     /* Bad arguments: status 2 and a line on standard error. */
     ck_assert_int_eq(system("./denham analyse --depth 0 </dev/null 2>/dev/null") >> 8, 2);
     ck_assert_int_eq(system("./denham analyse --depth 3 --nodes 5 </dev/null 2>/dev/null") >> 8, 2);
@@ -223,6 +234,8 @@ START_TEST(wrong_argument_is_named)
     } cases[] = {
         {"serve --port 99999", "denham serve: '--port 99999': "},
         {"serve --bogus 1", "denham serve: '--bogus 1': unknown option"},
+        {"serve --max-hash-mb 16385", "denham serve: '--max-hash-mb 16385': "}, /* the engine's Hash maximum */
+        {"serve --max-threads 257", "denham serve: '--max-threads 257': "},
         {"play --skill 21", "denham play: '21': bad value"},
         {"play nosuchgame", "denham play: 'nosuchgame': unknown variant"},
         {"analyse --depth x", "denham analyse: '--depth': bad value 'x'"},
@@ -251,6 +264,22 @@ START_TEST(wrong_argument_is_named)
     }
     const char *out = shell("./denham-match --frob 2>&1 >/dev/null; echo status $?");
     ck_assert_msg(strstr(out, "'--frob'") && strstr(out, "\nstatus 2\n"), "%s", out);
+}
+END_TEST
+
+/* Issue 62, 1.12: the addresses to open, the match's too with --watch
+ * (the server ends on SIGTERM from timeout). */
+START_TEST(serve_prints_the_addresses_to_open)
+{
+    const char *out = shell("timeout -s TERM 2 ./denham serve --port 0 --watch build/no-such.live 2>/dev/null");
+    char port[16];
+    ck_assert_msg(sscanf(out, "http://127.0.0.1:%15[0-9]/\n", port) == 1, "%s", out);
+    char want[128];
+    snprintf(want, sizeof want, "http://127.0.0.1:%s/\nhttp://127.0.0.1:%s/watch\n", port, port);
+    ck_assert_str_eq(out, want);
+    out = shell("timeout -s TERM 2 ./denham serve --port 0 2>/dev/null");
+    ck_assert_msg(strncmp(out, "http://127.0.0.1:", 17) == 0 && !strstr(out, "watch") && strchr(out, '\n') == out + strlen(out) - 1,
+                  "%s", out);
 }
 END_TEST
 
@@ -312,6 +341,137 @@ START_TEST(manual_pages_cover_every_option)
 }
 END_TEST
 
+/* ---- defaults and ranges, said once (issue 62) ---- */
+
+/* What a text says of an option's values: its ranges ("1-64", "1 to 64",
+ * normalised to "1-64", space-separated, in order) and its default (the
+ * word after "default", or "(none)"). */
+typedef struct said {
+    char ranges[128];
+    char dflt[64];
+} said_t;
+
+static said_t values_said(const char *text)
+{
+    said_t s = {"", "(none)"};
+    size_t n = 0;
+    for (const char *p = text; *p; p++) {
+        long a, b;
+        int used = 0;
+        if ((p == text || !isalnum((unsigned char)p[-1])) && isdigit((unsigned char)*p) &&
+            (sscanf(p, "%ld to %ld%n", &a, &b, &used) == 2 || sscanf(p, "%ld-%ld%n", &a, &b, &used) == 2) &&
+            n + 40 < sizeof s.ranges) {
+            n += (size_t)snprintf(s.ranges + n, sizeof s.ranges - n, "%s%ld-%ld", n ? " " : "", a, b);
+            p += used - 1;
+        }
+    }
+    const char *d = strstr(text, "default");
+    if (d) {
+        d += 7;
+        d += strspn(d, ":, ");
+        snprintf(s.dflt, sizeof s.dflt, "%.*s", (int)strcspn(d, " ,;)"), d);
+        size_t k = strlen(s.dflt);
+        while (k > 0 && (s.dflt[k - 1] == ':' || s.dflt[k - 1] == '.'))
+            s.dflt[--k] = 0;
+    }
+    return s;
+}
+
+/* The paragraph of option in a rendered page, within the subsection that
+ * starts with `section` (a line "   denham serve ..."; NULL: the whole
+ * page): its tag line and the indented lines under it. */
+static bool option_paragraph(const char *manual, const char *section, const char *option, char *out, size_t len)
+{
+    const char *from = manual, *to = manual + strlen(manual);
+    if (section) {
+        char head[64];
+        snprintf(head, sizeof head, "\n   %s ", section);
+        if (!(from = strstr(manual, head)))
+            return false;
+        const char *next = strstr(from + 1, "\n   d");
+        to = next ? next : to;
+    }
+    size_t n = strlen(option);
+    for (const char *p = from; (p = strstr(p, "\n       --")) && p < to; p++) {
+        const char *tag = p + 8;
+        if (strncmp(tag, option, n) != 0 || (tag[n] != ' ' && tag[n] != '\n'))
+            continue;
+        const char *end = tag;
+        while ((end = strchr(end, '\n')) && (end[1] == '\t' || strncmp(end + 1, "        ", 8) == 0))
+            end++;
+        size_t k = end ? (size_t)(end - tag) : strlen(tag);
+        snprintf(out, len, "%.*s", (int)(k < len ? k : len - 1), tag);
+        return true;
+    }
+    return false;
+}
+
+/* Every option of a --help says the same defaults and ranges as its
+ * paragraph in the manual page, and every option the page describes in
+ * that section is in the --help. */
+static int values_agree(const char *help_cmd, const char *page, const char *section)
+{
+    static char help[1 << 14], manual[1 << 17];
+    snprintf(help, sizeof help, "%s", shell(help_cmd));
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "MANWIDTH=1000 man -l %s 2>/dev/null | col -b", page);
+    snprintf(manual, sizeof manual, "%s", shell(cmd));
+    int checked = 0;
+    /* Help lines "  --option ARG  text", continued by deeper lines. */
+    for (const char *p = help; (p = strstr(p, "\n  --")); p++) {
+        const char *opt = p + 3;
+        char option[64], text[2048], para[4096];
+        snprintf(option, sizeof option, "%.*s", (int)strcspn(opt, " \n"), opt);
+        const char *end = opt;
+        while ((end = strchr(end, '\n')) && strncmp(end + 1, "         ", 9) == 0)
+            end++;
+        const char *after = opt + strlen(option);
+        snprintf(text, sizeof text, "%.*s", (int)(end ? end - after : (long)strlen(after)), after);
+        /* An option given in several forms (--openings random:N, file:PATH)
+         * has a paragraph per form. */
+        char form[128];
+        snprintf(form, sizeof form, "%s %.*s", option, (int)strcspn(text + 1, " \n"), text + 1);
+        const char *tag = strchr(form, ':') ? form : option;
+        if (!option_paragraph(manual, section, tag, para, sizeof para) &&
+            !option_paragraph(manual, NULL, tag, para, sizeof para))
+            ck_abort_msg("%s lists %s; %s has no paragraph for it", help_cmd, tag, page);
+        said_t h = values_said(text), m = values_said(para + strlen(option));
+        ck_assert_msg(strcmp(h.ranges, m.ranges) == 0 && strcmp(h.dflt, m.dflt) == 0,
+                      "%s: %s: --help says ranges '%s', default '%s'; %s says ranges '%s', default '%s'\n  help: %s\n  "
+                      "page: %s",
+                      help_cmd, option, h.ranges, h.dflt, page, m.ranges, m.dflt, text, para);
+        checked++;
+    }
+    /* The page's options of this section, each in the --help. */
+    if (section) {
+        char head[64];
+        snprintf(head, sizeof head, "\n   %s ", section);
+        const char *from = strstr(manual, head), *to = from ? strstr(from + 1, "\n   d") : NULL;
+        for (const char *p = from; p && (p = strstr(p, "\n       --")) && (!to || p < to); p++) {
+            char option[64], want[80];
+            snprintf(option, sizeof option, "%.*s", (int)strcspn(p + 8, " \n"), p + 8);
+            snprintf(want, sizeof want, "  %s ", option);
+            ck_assert_msg(strstr(help, want), "%s describes %s for `%s`; %s does not list it", page, option, section,
+                          help_cmd);
+        }
+    }
+    return checked;
+}
+
+START_TEST(manual_pages_say_the_same_defaults_and_ranges)
+{
+    int checked = 0;
+    for (size_t i = 0; i < N_SUBCOMMANDS; i++) {
+        char cmd[64], section[64];
+        snprintf(cmd, sizeof cmd, "./denham %s --help", subcommands[i]);
+        snprintf(section, sizeof section, "denham %s", subcommands[i]);
+        checked += values_agree(cmd, "docs/man/denham.1", section);
+    }
+    checked += values_agree("./denham-match --help", "docs/man/denham-match.1", NULL);
+    ck_assert_int_ge(checked, 40);
+}
+END_TEST
+
 /* make install and uninstall, staged with DESTDIR and PREFIX as a packager
  * does: the binaries run from there, the pages render, nothing is left. */
 START_TEST(install_and_uninstall)
@@ -370,7 +530,9 @@ Suite *suite_cli(void)
     tcase_add_test(tc, help_goes_to_stdout);
     tcase_add_test(tc, every_subcommand_answers_help);
     tcase_add_test(tc, wrong_argument_is_named);
+    tcase_add_test(tc, serve_prints_the_addresses_to_open);
     tcase_add_test(tc, manual_pages_cover_every_option);
+    tcase_add_test(tc, manual_pages_say_the_same_defaults_and_ranges);
     tcase_add_test(tc, install_and_uninstall);
     tcase_add_test(tc, readme_commands_are_what_ci_runs);
     tcase_add_test(tc, readme_analyse_example_runs);

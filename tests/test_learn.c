@@ -257,6 +257,24 @@ START_TEST(tune_reads_datagen_files)
                   "%s", out_text);
     free(out_text);
     free(err_text);
+    /* Options after the files (issue 62, 1.12): read as options, the same
+     * fit as before them. */
+    char *after_files[] = {(char *)path, "--variant", "brandubh", "--iterations", "50", "--freeze", "attacker"};
+    char *before_files[] = {"--variant", "brandubh", "--iterations", "50", "--freeze", "attacker", (char *)path};
+    char *texts[2];
+    for (int k = 0; k < 2; k++) {
+        out = open_memstream(&out_text, &out_len);
+        err = open_memstream(&err_text, &err_len);
+        ck_assert_int_eq(tune_main(7, k ? before_files : after_files, out, err), 0);
+        fclose(out);
+        fclose(err);
+        texts[k] = out_text;
+        free(err_text);
+    }
+    ck_assert_str_eq(texts[0], texts[1]);
+    ck_assert_str_eq(after_files[0], path); /* argv is left as it was */
+    free(texts[0]);
+    free(texts[1]);
     char *unknown[] = {"--variant", "brandubh", "--freeze", "queen", (char *)path};
     out = open_memstream(&out_text, &out_len);
     err = open_memstream(&err_text, &err_len);

@@ -2,14 +2,17 @@
  * run in-process (so the sanitizers see the protocol code) and, for the
  * command line, against the real ./denham binary. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../protocol/common/engine_proc.h"
 #include "../bench/tools/long_game.h"
 #include "../engine/core/timeman.h"
 #include "../engine/games/variants.h"
+#include "../protocol/ugi/prepare_wait.h"
 #include "../protocol/ugi/protocol.h"
 #include "helpers.h"
 
@@ -651,9 +654,28 @@ START_TEST(go_mate)
         ck_assert_int_eq(count_lines_starting(out, "info string error: go"), 1);
         ck_assert_int_eq(count_lines_starting(out, "bestmove"), 0);
     }
-    out = run("setoption name UCI_Variant value jinxx\ngo mate 2\n");
+    /* Well formed but not for dice (issue 62, 1.3): the reason, and the
+     * one bestmove every well-formed go gets. */
+    out = run("setoption name UCI_Variant value jinxx\nposition startpos moves SM\ngo mate 2\n");
     ck_assert_int_eq(count_lines_starting(out, "info string error: go mate: a game with dice"), 1);
-    ck_assert_int_eq(count_lines_starting(out, "bestmove"), 0);
+    ck_assert_str_eq(strstr(out, "info string error: go mate"),
+                     "info string error: go mate: a game with dice has no forced mates (scores are expected values)\n"
+                     "bestmove (none)\n");
+}
+END_TEST
+
+/* Issue 62, 1.11: an unknown go parameter is named as unknown, a known one
+ * without its number as such; a negative clock is taken as 0 (a flag
+ * fallen, as some GUIs send it), other numbers must be in their range. */
+START_TEST(go_parameters_named_and_negative_clocks)
+{
+    const char *out = run_bdb("go foo 3\ngo depth x\ngo depth -1\n");
+    ck_assert_str_eq(out, "info string error: go: unknown parameter 'foo' (help lists them)\n"
+                          "info string error: go: 'depth' needs a whole number\n"
+                          "info string error: go: bad or unknown parameter 'depth -1'\n");
+    out = run_bdb("go wtime -100 btime 1000 winc -5\n");
+    ck_assert_int_eq(count_lines_starting(out, "info string error"), 0);
+    ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
 }
 END_TEST
 
@@ -814,6 +836,109 @@ START_TEST(table_sized_before_the_first_search)
     out = run("setoption name Hash value 16384\nsetoption name Hash value 8\nisready\ngo depth 2\n");
     ck_assert(!strstr(out, "error"));
     ck_assert(strstr(out, "readyok\n"));
+}
+END_TEST
+
+/* Issue 62, 1.2: the first search of a fresh engine near Brax's solved
+ * endings waited for their table (84-97 ms) before it could stop. Each
+ * case is a fresh ./denham, so that nothing has built the table yet, and
+ * each asserts an order of events or a count, never a time:
+ * - isready builds the table: a timed search after it probes it from its
+ *   first iteration (tbhits; a timed search never waits for the table);
+ * - a search without a time limit before any isready waits for the table
+ *   (built on another thread) and probes it, as after isready; a timed
+ *   one starts at once; neither answers unsearched;
+ * - `go infinite` and `stop` at once: one bestmove, whether the stop came
+ *   during the wait (the first legal move, said to be unsearched) or not. */
+#define THREE_MEN "position fen 9/9/9/9/9/9/9/9/b1r4r1 r - 0" /* two men against one */
+#define UNSEARCHED "info string the solved endings were still being built"
+START_TEST(endings_never_hold_up_stop)
+{
+    eproc_t e;
+    engine_up(&e);
+    ck_assert(eproc_send(&e, THREE_MEN) && eproc_send(&e, "isready"));
+    await_line(&e, "readyok", NULL);
+    ck_assert(eproc_send(&e, "go movetime 10000"));
+    const char *info = await_line(&e, "info depth 1 ", UNSEARCHED);
+    ck_assert_msg(strstr(info, " score mate 15 nodes 12 ") && strstr(info, " tbhits 11 "), "%s", info);
+    ck_assert(eproc_send(&e, "stop"));
+    await_line(&e, "bestmove ", UNSEARCHED);
+    eproc_stop(&e, 2000);
+
+    engine_up(&e);
+    ck_assert(eproc_send(&e, THREE_MEN) && eproc_send(&e, "go depth 1"));
+    info = await_line(&e, "info depth 1 ", UNSEARCHED);
+    ck_assert_msg(strstr(info, " score mate 15 nodes 12 ") && strstr(info, " tbhits 11 "), "%s", info);
+    ck_assert_str_eq(await_line(&e, "bestmove ", "info"), "bestmove c1c2");
+    eproc_stop(&e, 2000);
+
+    engine_up(&e);
+    ck_assert(eproc_send(&e, "setoption name Move Overhead value 0") && eproc_send(&e, THREE_MEN) &&
+              eproc_send(&e, "go movetime 1"));
+    await_line(&e, "bestmove ", UNSEARCHED);
+    ck_assert(eproc_send(&e, "go depth 1")); /* the build went on meanwhile; waited for now */
+    info = await_line(&e, "info depth 1 ", UNSEARCHED);
+    ck_assert_msg(strstr(info, " tbhits 11 "), "%s", info);
+    eproc_stop(&e, 2000);
+
+    engine_up(&e);
+    ck_assert(eproc_send(&e, THREE_MEN) && eproc_send(&e, "go infinite") && eproc_send(&e, "stop") &&
+              eproc_send(&e, "isready"));
+    int answers = 0;
+    for (const char *l = await_line(&e, "", NULL); strcmp(l, "readyok") != 0; l = await_line(&e, "", NULL))
+        answers += strncmp(l, "bestmove ", 9) == 0;
+    ck_assert_int_eq(answers, 1);
+    eproc_stop(&e, 2000);
+}
+END_TEST
+
+/* The wait itself, on a game whose build runs until the test lets it end:
+ * giving up is answered while the build runs, whatever it does; one build
+ * however often it is asked for; a built game answers at once. */
+static atomic_bool fake_release, fake_done;
+static atomic_int fake_builds;
+
+static void fake_prepare(void)
+{
+    atomic_fetch_add(&fake_builds, 1);
+    while (!atomic_load(&fake_release)) {
+        struct timespec ms = {0, 1000 * 1000};
+        nanosleep(&ms, NULL);
+    }
+    atomic_store(&fake_done, true);
+}
+
+static bool fake_prepared(void) { return atomic_load(&fake_done); }
+
+static bool give_up_now(void *ctx)
+{
+    (*(int *)ctx)++;
+    return true;
+}
+
+static bool release_at_the_fifth(void *ctx)
+{
+    if (++*(int *)ctx == 5)
+        atomic_store(&fake_release, true);
+    return false;
+}
+
+START_TEST(prepare_wait_answers_while_building)
+{
+    static const game_t fake = {.name = "fake", .prepare = fake_prepare, .prepared = fake_prepared};
+    int asked = 0;
+    ck_assert(!prepare_wait(&fake, give_up_now, &asked));
+    ck_assert_int_eq(asked, 1);
+    ck_assert(!fake_prepared()); /* the build is still running: nothing waited for it */
+    prepare_start(&fake);
+    ck_assert(!prepare_wait(&fake, give_up_now, &asked));
+    asked = 0;
+    ck_assert(prepare_wait(&fake, release_at_the_fifth, &asked));
+    ck_assert_int_ge(asked, 5);
+    ck_assert_int_eq(atomic_load(&fake_builds), 1);
+    asked = 0;
+    ck_assert(prepare_wait(&fake, give_up_now, &asked));
+    ck_assert_int_eq(asked, 0);
 }
 END_TEST
 
@@ -1068,6 +1193,9 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, extending_position_commands);
     tcase_add_test(tc, go_searchmoves);
     tcase_add_test(tc, go_mate);
+    tcase_add_test(tc, endings_never_hold_up_stop);
+    tcase_add_test(tc, prepare_wait_answers_while_building);
+    tcase_add_test(tc, go_parameters_named_and_negative_clocks);
     tcase_add_test(tc, solved_ending_reports_its_mate_and_whole_line);
     tcase_add_test(tc, long_searches_report_the_current_root_move);
     tcase_add_test(tc, threads_and_multipv_options);

@@ -727,6 +727,7 @@ END_TEST
 START_TEST(solved_endings_are_searched_to_their_exact_value)
 {
     const char *won = "9/9/9/9/9/9/9/9/b1r4r1 r - 0"; /* red c1 h1 against blue a1 */
+    game_prepare(&brax_denham); /* a search probes the endings only once built */
     search_result_t r = search_fen(&brax_denham, won, 2, NULL, 0);
     ck_assert_int_eq(r.score, SCORE_WIN - 29);
     ck_assert_int_eq(r.mate, 15);
@@ -1026,6 +1027,7 @@ static outcome_t brax_self_play(const char *fen, int max_plies, int *plies)
 {
     position_t pos;
     load_fen(&brax_denham, &pos, fen);
+    game_prepare(&brax_denham); /* the solved endings, as a front end builds them first */
     uint64_t keys[400];
     int n_keys = 0, ply = 0;
     outcome_t o = {OUTCOME_NONE, 0, NULL};

@@ -1101,9 +1101,10 @@ START_TEST(keyboard_play_and_visible_focus)
 }
 END_TEST
 
-/* Screenshots of every family at a desktop's size and a phone's (for
- * docs/images/, after a person has looked at them): a game under way by
- * clicks, the analysis on, a piece picked with its targets shown. */
+/* Screenshots of every family at a desktop's size and a phone's, named as
+ * docs/images/ names them (board-<variant>[-phone].png; copied there after
+ * a person has looked at them): a game under way by clicks, the analysis
+ * on, a piece picked with its targets shown. */
 START_TEST(screenshots_of_every_family)
 {
     if (!have_browser)
@@ -1137,7 +1138,7 @@ START_TEST(screenshots_of_every_family)
             }
             free(cdp_eval(&browser, "(window.scrollTo(0, 0), document.getElementById('panel').scrollTop = 0, true)", 10000));
             char path[128];
-            snprintf(path, sizeof path, "build/screenshots/family-%s%s.png", g->name, k ? "-phone" : "");
+            snprintf(path, sizeof path, "build/screenshots/board-%s%s.png", g->name, k ? "-phone" : "");
             ck_assert(cdp_screenshot(&browser, path));
             if (k == 0) {
                 click("#analyse");

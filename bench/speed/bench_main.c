@@ -14,10 +14,18 @@
  * latency with THREADS threads.
  * `bench_denham brax-endings [VARIANT]` (about 2 s): two men against one
  * solved (brax_endings.h).
+ * `bench_denham stop`: the stop latency alone, every game, and the worst.
+ * `bench_denham hash`: the background fill of a 16 MiB, 1 GiB and 4 GiB
+ * table, and ucinewgame's clear of the 4 GiB one once used.
+ * `bench_denham first-stop [N]` (about N / 5 s): `stop` to `bestmove` in
+ * the first search of a fresh ./denham, N engines, a Brax ending of two
+ * men against one: without isready (the endings still being built) and
+ * after it; and the time isready takes to build them.
  * Figures, not tests: nothing here fails on speed, only on wrong counts.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,8 +35,10 @@
 #include "../../engine/core/perft.h"
 #include "../../engine/core/record.h"
 #include "../../engine/core/timeman.h"
+#include "../../engine/core/tt.h"
 #include "../../engine/games/variants.h"
 #include "../../engine/search/bench.h"
+#include "../../protocol/common/engine_proc.h"
 #include "../../protocol/ugi/protocol.h"
 #include "brax_endings.h"
 #include "../tools/long_game.h"
@@ -170,6 +180,10 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The worst p99 and the worst stop of the games measured so far. */
+static double worst_p99_ms, worst_ms;
+static const char *worst_p99_game, *worst_game;
+
 /* The time from search_stop() to the search's return, over 100 deep
  * searches of the game's bench positions, each stopped after 5-35 ms. */
 static void stop_latency(const game_t *g, searcher_t *s)
@@ -201,6 +215,115 @@ static void stop_latency(const game_t *g, searcher_t *s)
     /* Nearest rank: p99 of 100 is the 99th smallest. */
     printf("stop latency %s: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d stops)\n", g->name, lat[STOPS / 2 - 1] / 1000.0,
            lat[STOPS * 99 / 100 - 1] / 1000.0, lat[STOPS - 1] / 1000.0, STOPS);
+    double p99 = lat[STOPS * 99 / 100 - 1] / 1000.0, max = lat[STOPS - 1] / 1000.0;
+    if (!worst_p99_game || p99 > worst_p99_ms) {
+        worst_p99_ms = p99;
+        worst_p99_game = g->name;
+    }
+    if (!worst_game || max > worst_ms) {
+        worst_ms = max;
+        worst_game = g->name;
+    }
+}
+
+static void stop_summary(void)
+{
+    printf("stop latency, every game: p99 at most %.2f ms (%s), worst %.2f ms (%s)\n", worst_p99_ms, worst_p99_game,
+           worst_ms, worst_game);
+}
+
+/* The filler of a fresh table: the time until every page is in memory;
+ * then ucinewgame's clear of the largest, once written. */
+static void hash_fill(void)
+{
+    static const size_t sizes[] = {16, 1024, 4096};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        tt_t tt;
+        memset(&tt, 0, sizeof tt);
+        int64_t t0 = now_us();
+        if (!tt_resize(&tt, sizes[i])) {
+            printf("hash %zu MiB: cannot be had\n", sizes[i]);
+            continue;
+        }
+        while (!atomic_load(&tt.resident) && now_us() - t0 < 60 * 1000000LL) {
+            struct timespec ms = {0, 1000 * 1000};
+            nanosleep(&ms, NULL);
+        }
+        int64_t filled = now_us() - t0;
+        printf("hash %zu MiB: in memory after %.1f ms%s\n", sizes[i], filled / 1000.0,
+               atomic_load(&tt.resident) ? "" : " (not all: over half the machine's memory?)");
+        if (i + 1 == sizeof sizes / sizeof sizes[0]) {
+            tt_store(&tt, 1, 0, MOVE_NONE, 0, 1, 0);
+            t0 = now_us();
+            tt_clear(&tt);
+            printf("hash %zu MiB: cleared (ucinewgame) in %.1f ms\n", sizes[i], (now_us() - t0) / 1000.0);
+        }
+        tt_free(&tt);
+    }
+}
+
+/* ---- the first search of a fresh engine (issue 62) ---- */
+
+/* One fresh ./denham: `go infinite` on two men against one, `stop` 5 ms
+ * later; the time from `stop` to `bestmove` (us), whether the answer said
+ * it was unsearched, and (with isready first) isready's time. */
+static bool first_stop(bool isready, int64_t *latency, bool *unsearched, int64_t *ready_us)
+{
+    eproc_t e;
+    char line[EPROC_LINE_MAX];
+    if (!eproc_start(&e, "./denham", NULL))
+        return false;
+    int64_t deadline = timeman_now_ms() + 30000;
+    bool ok = eproc_send(&e, "position fen 9/9/9/9/9/9/9/9/b1r4r1 r - 0");
+    if (ok && isready) {
+        int64_t t0 = now_us();
+        ok = eproc_send(&e, "isready") && eproc_wait_for(&e, "readyok", line, sizeof line, deadline) == EPROC_LINE;
+        *ready_us = now_us() - t0;
+    }
+    ok = ok && eproc_send(&e, "go infinite");
+    struct timespec wait = {0, 5 * 1000000L};
+    nanosleep(&wait, NULL);
+    int64_t asked = now_us();
+    ok = ok && eproc_send(&e, "stop");
+    *unsearched = false;
+    while (ok && eproc_read_line(&e, line, sizeof line, deadline) == EPROC_LINE) {
+        if (strncmp(line, "info string the solved endings were still being built", 53) == 0)
+            *unsearched = true;
+        if (strncmp(line, "bestmove ", 9) == 0)
+            break;
+    }
+    *latency = now_us() - asked;
+    eproc_stop(&e, 2000);
+    eproc_destroy(&e);
+    return ok;
+}
+
+static void first_stops(int n)
+{
+    int64_t *lat = calloc((size_t)n, sizeof *lat), ready_total = 0;
+    if (!lat || n < 1)
+        return;
+    for (int isready = 0; isready < 2; isready++) {
+        int unsearched = 0;
+        for (int i = 0; i < n; i++) {
+            bool u = false;
+            int64_t ready = 0;
+            if (!first_stop(isready, &lat[i], &u, &ready)) {
+                printf("first-stop: ./denham did not answer\n");
+                free(lat);
+                return;
+            }
+            unsearched += u;
+            ready_total += ready;
+        }
+        qsort(lat, (size_t)n, sizeof lat[0], cmp_i64);
+        printf("first search of a fresh engine, %s: stop to bestmove p50 %.2f ms, max %.2f ms (%d engines, %d "
+               "answered unsearched)\n",
+               isready ? "after isready" : "no isready", lat[(n - 1) / 2] / 1000.0, lat[n - 1] / 1000.0, n,
+               unsearched);
+    }
+    printf("isready building the endings: mean %.1f ms (%d engines)\n", (double)ready_total / n / 1000.0, n);
+    free(lat);
 }
 
 /* Runs the protocol on input; the time in microseconds. */
@@ -336,6 +459,7 @@ static void smp(int n)
         searcher_set_threads(s, n);
         stop_latency(g, s);
     }
+    stop_summary();
     searcher_free(s);
 }
 
@@ -360,6 +484,22 @@ int main(int argc, char **argv)
         return web_board_bench(argc > 2 ? atoi(argv[2]) : 20);
     if (argc > 1 && strcmp(argv[1], "web-hostile") == 0) /* issue 53's hostile mix alone */
         return web_hostile(argc > 2 ? atoi(argv[2]) : 20, argc > 3 ? atoi(argv[3]) : 300);
+    if (argc > 1 && strcmp(argv[1], "stop") == 0) {
+        searcher_t *s = searcher_new(16);
+        for (int i = 0; s && variants_at(i); i++)
+            stop_latency(variants_at(i), s);
+        stop_summary();
+        searcher_free(s);
+        return s ? 0 : 1;
+    }
+    if (argc > 1 && strcmp(argv[1], "hash") == 0) {
+        hash_fill();
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "first-stop") == 0) {
+        first_stops(argc > 2 ? atoi(argv[2]) : 20);
+        return 0;
+    }
     if (argc > 1 && strcmp(argv[1], "long-game") == 0) { /* that figure alone */
         long_game();
         return 0;
@@ -385,6 +525,7 @@ int main(int argc, char **argv)
         search_speed(variants_find(games[i]), s);
     for (int i = 0; i < GAMES; i++)
         stop_latency(variants_find(games[i]), s);
+    stop_summary();
     searcher_free(s);
     long_game();
     return 0;

@@ -320,22 +320,29 @@ typedef struct game {
      * one the game has solved (Brax: two men against one, one against
      * one); its history (repetitions) aside. NULL: none. */
     bool (*probe_ending)(const position_t *pos, ending_t *out);
-    /* Computes once what probe_ending needs (Brax: about 50 ms), so that
-     * no timed search waits for it: the front ends call it when a game
-     * begins. Without the call the first probe does it. NULL: nothing. */
+    /* Computes once what probe_ending needs (Brax: about 90 ms): the front
+     * ends call it when a game begins. A search probes the endings only
+     * if they were built when it started, and never builds them (nor does
+     * evaluate), so that no search waits for them; a probe of its own
+     * (probe_ending called directly) builds them first. NULL: nothing. */
     void (*prepare)(void);
+    /* Is prepare's work done? Never blocks and builds nothing, so that a
+     * front end can wait for a build on another thread and still answer
+     * `stop`. NULL with prepare. */
+    bool (*prepared)(void);
 
     /* Chance games only (NULL otherwise); see the contract above. */
     int (*chance_outcomes)(const position_t *pos, move_t *moves, int *weights);
     /* For GUIs (PROTOCOL.md, "Describing the game"): each writes members of
      * a JSON object the front end has opened. view_board: the variant's
      * board ("cells" with drawing coordinates and shapes, "links" drawn
-     * between them, "labels", each seat's "colors"); view_position: what a
-     * player sees of pos ("pieces" by cell, each stack bottom first, and
-     * the game's own extras: marbles in hand, the die); view_move: how a
-     * person enters move m ("clicks": the cells in the order a person
-     * clicks them; "removes": the cells whose pieces it takes; "call";
-     * "label"). A front end draws and builds moves from these alone. */
+     * between them ([] for none), "labels", each seat's "colors");
+     * view_position: what a player sees of pos ("pieces" by cell, each
+     * stack bottom first, and the game's own extras: marbles in hand, the
+     * die); view_move: how a person enters move m ("clicks": the cells in
+     * the order a person clicks them; "removes": the cells whose pieces
+     * it takes; "call"; "label"). A front end draws and builds moves from
+     * these alone. */
     void (*view_board)(const struct game *g, json_t *out);
     void (*view_position)(const struct game *g, const position_t *pos, json_t *out);
     void (*view_move)(const struct game *g, const position_t *pos, move_t move, json_t *out);

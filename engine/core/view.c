@@ -31,6 +31,13 @@ void view_label(json_t *j, const char *text, double x, double y)
     json_end(j);
 }
 
+void view_no_links(json_t *j)
+{
+    json_key(j, "links");
+    json_array(j);
+    json_end(j);
+}
+
 void view_link(json_t *j, const char *a, const char *b, const char *color)
 {
     json_object(j);

@@ -21,6 +21,9 @@ void view_cell(json_t *j, const char *id, double x, double y, const char *shape,
 void view_label(json_t *j, const char *text, double x, double y);
 /* One entry of "links": a line from cell a to cell b, in a colour. */
 void view_link(json_t *j, const char *a, const char *b, const char *color);
+/* "links" for a board that draws no line between its cells: [] (a GUI
+ * reads the member in every game). */
+void view_no_links(json_t *j);
 /* "colors": each seat's colour, in seat order. */
 void view_colors(json_t *j, const char *const *colors, int seats);
 /* One piece of a stack: its owner (a seat), kind ("man", "king", "marble",

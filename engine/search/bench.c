@@ -20,6 +20,7 @@ bool bench_run(const game_t *g, searcher_t *s, int depth, const bench_options_t 
         return false;
     rng_t rng = {0x5DEECE66Dull};
     bool ok = true;
+    game_prepare(g); /* the solved endings, as after isready: the same count on every run */
     for (int i = 0; g->bench_fens[i]; i++) {
         if (search_stopped(s)) /* a stop ends the bench */
             break;

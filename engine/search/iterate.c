@@ -27,7 +27,7 @@ static void report(ctx_t *c, const search_request_t *req, int line, int depth, s
     info.time_ms = elapsed(c);
     info.nps = info.nodes * 1000 / (uint64_t)(info.time_ms > 0 ? info.time_ms : 1);
     info.hashfull = tt_hashfull(&c->s->tt);
-    info.tables = probes_endings(c);
+    info.tables = has_endings(c);
     info.tbhits = counts.tbhits;
     info.pv_len = pv_len;
     memcpy(info.pv, pv, (size_t)pv_len * sizeof *pv);

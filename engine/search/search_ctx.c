@@ -169,6 +169,7 @@ void ctx_init(ctx_t *c, searcher_t *s, const search_request_t *req, int id)
     c->budget = timeman_budget(&req->limits, c->root_player, req->overhead_ms, c->g->clock_moves);
     c->free_for_all = game_teams(c->g) > 2;
     c->dice = c->g->chance_outcomes != NULL;
+    c->endings = has_endings(c) && (!c->g->prepared || c->g->prepared());
     c->multiplayer = c->g->hand_turn ? req->multiplayer : MULTI_PARANOID;
     c->chance_pruning = req->chance_pruning;
     c->exact = req->exact;

@@ -113,6 +113,10 @@ struct ctx {
     int root_player;
     bool free_for_all; /* more than two teams */
     bool dice;         /* the game has chance nodes */
+    /* The game's solved endings, probed: built when the search started
+     * (game_t.prepared). The search never builds them: a front end
+     * prepares the game first, or searches without them meanwhile. */
+    bool endings;
     multiplayer_t multiplayer;
     chance_pruning_t chance_pruning;
     bool exact; /* the request's: no selective step (search.h) */
@@ -217,7 +221,9 @@ static inline void pop_move(ctx_t *c, move_t m, const undo_t *u)
 
 /* Whether this search takes values from the game's solved endings (never
  * in games with dice, whose scores are not distances to the end). */
-static inline bool probes_endings(const ctx_t *c) { return c->g->probe_ending && !c->dice; }
+static inline bool probes_endings(const ctx_t *c) { return c->endings; }
+/* Does the game have solved endings at all (the reports' tbhits field)? */
+static inline bool has_endings(const ctx_t *c) { return c->g->probe_ending && !c->dice; }
 
 static inline void count_node(ctx_t *c, int ply)
 {

@@ -129,7 +129,14 @@ static int search_position(searcher_t *s, const game_t *g, const record_t *r, co
     searcher_clear(s); /* each position alone: results do not depend on the order */
     game_prepare(g); /* outside any position's time */
     search_reset_stop(s);
-    return multipv_search(s, &req, k, lines);
+    int64_t t0 = timeman_now_us();
+    int found = multipv_search(s, &req, k, lines);
+    /* The whole search's time, as its node count is (not the last
+     * finished iteration's). */
+    int64_t ms = (timeman_now_us() - t0) / 1000;
+    for (int i = 0; i < found; i++)
+        lines[i].time_ms = ms;
+    return found;
 }
 
 static void score_text(const pv_line_t *l, bool json, char *buf, size_t len)

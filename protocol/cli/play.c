@@ -270,6 +270,7 @@ int play_main(int argc, char **argv, FILE *in, FILE *out)
         fprintf(stderr, "denham: out of memory\n");
         return 1;
     }
+    game_prepare(s.game); /* the solved endings, before any timed search (a search never builds them) */
     fprintf(out, "Denham plays %s.\n", s.game->name);
     help(&s);
     show(&s);

@@ -28,7 +28,7 @@ typedef struct tune_cfg {
     double rate;
     bool frozen[EVAL_WEIGHTS_MAX]; /* --freeze: the weights left as they are */
     bool anchored;                 /* any of them */
-    char **files;
+    char **files; /* the FILE arguments in their order (malloc'd; argv is left as it is) */
     int n_files;
 } tune_cfg_t;
 
@@ -80,8 +80,20 @@ static int parse_args(int argc, char **argv, tune_cfg_t *c, FILE *err)
     *c = (tune_cfg_t){.threads = 1, .iterations = 2000, .rate = 1.0};
     const char *freeze[EVAL_WEIGHTS_MAX]; /* read once the variant is known */
     int n_freeze = 0;
-    int i = 0;
-    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
+    /* Options and files in any order; after `--` every argument is a file. */
+    c->files = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *c->files);
+    if (!c->files)
+        return usage(err, "out of memory");
+    bool options = true;
+    for (int i = 0; i < argc; i++) {
+        if (!options || strncmp(argv[i], "--", 2) != 0) {
+            c->files[c->n_files++] = argv[i];
+            continue;
+        }
+        if (strcmp(argv[i], "--") == 0) {
+            options = false;
+            continue;
+        }
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long long x;
         char *end;
@@ -104,18 +116,17 @@ static int parse_args(int argc, char **argv, tune_cfg_t *c, FILE *err)
         } else {
             return refuse(err, a, v, "unknown option, or a value out of its range (below)");
         }
+        i++;
     }
     if (!c->game)
         return usage(err, "--variant is needed");
     if (!c->game->weights)
         return usage(err, "this game's evaluation has no weights to tune");
-    if (i >= argc)
+    if (c->n_files == 0)
         return usage(err, "no data file");
     for (int n = 0; n < n_freeze; n++)
         if (!freeze_names(c, freeze[n]))
             return usage(err, "--freeze names a weight the game does not have (eval lists them)");
-    c->files = argv + i;
-    c->n_files = argc - i;
     return -1;
 }
 
@@ -216,16 +227,27 @@ static void print_table(FILE *out, const tune_cfg_t *c, size_t n, double k0, dou
         fprintf(out, "    {\"%s\", %ld}, /* was %d */\n", ws->w[j].name, tuned[j], ws->w[j].value);
 }
 
+static int tune_run(const tune_cfg_t *cfg, FILE *out, FILE *err);
+
 int tune_main(int argc, char **argv, FILE *out, FILE *err)
 {
     tune_cfg_t c;
     int status = parse_args(argc, argv, &c, err);
-    if (status >= 0)
-        return status;
+    if (status < 0)
+        status = tune_run(&c, out, err);
+    free(c.files);
+    return status;
+}
+
+/* The fit itself, once the arguments are read. */
+static int tune_run(const tune_cfg_t *cfg, FILE *out, FILE *err)
+{
+    tune_cfg_t c = *cfg;
     const eval_weights_t *ws = c.game->weights;
     bool ffa = game_teams(c.game) > 2;
     texel_data_t d;
     texel_data_init(&d, ws->count, ffa ? c.game->players : 2);
+    game_prepare(c.game); /* the evaluation uses the solved endings only once built */
     for (int i = 0; i < c.n_files; i++)
         if (!read_file(c.game, &d, c.files[i], err)) {
             texel_data_free(&d);

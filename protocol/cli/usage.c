@@ -84,11 +84,12 @@ static const usage_t usages[] = {
      "  --engine CMD      the engine each tab gets, a shell command (default this denham)\n"
      "  --max-sessions N  engines at once, one per tab (1-64, default 8)\n"
      "  --idle-seconds N  a tab that sends nothing this long loses its engine (1-86400, default 600)\n"
-     "  --max-hash-mb N   the most Hash a tab may set; more is capped (default: half the memory over\n"
-     "                    --max-sessions)\n"
-     "  --max-threads N   the most Threads a tab may set; more is capped (default: the cores)\n"
+     "  --max-hash-mb N   the most Hash a tab may set; more is capped (1-16384, default: half the\n"
+     "                    memory over --max-sessions)\n"
+     "  --max-threads N   the most Threads a tab may set; more is capped (1-256, default: the cores)\n"
      "  --watch FILE      show a running match at /watch, from the live file denham-match writes\n"
-     "                    (again for each shard's file, up to 16); only these files are read\n"},
+     "                    (again for each shard's file, up to 16); only these files are read; the\n"
+     "                    /watch address is printed after the board's\n"},
 };
 
 #define USAGE_COUNT ((int)(sizeof usages / sizeof usages[0]))
@@ -106,7 +107,8 @@ static const char overview[] =
     "  otep       the OpenTafl Engine Protocol (Brandubh)\n"
     "  datagen    self-play training data\n"
     "  tune       fits the evaluation's weights to training data\n"
-    "`denham SUBCOMMAND --help` gives its options; `man denham` the whole manual.\n";
+    "`denham SUBCOMMAND --help` gives its options; the whole manual: `man -l docs/man/denham.1` in the\n"
+    "source tree, `man denham` once installed.\n";
 
 /* The variants, from the registry, so that the list cannot fall behind. */
 static void print_variants(FILE *out)

@@ -778,8 +778,10 @@ int serve_run(const serve_config_t *cfg)
 
     bool v6 = strchr(cfg->host, ':') != NULL;
     const char *shown = strcmp(cfg->host, "0.0.0.0") == 0 || strcmp(cfg->host, "::") == 0 ? "127.0.0.1" : cfg->host;
-    printf("http://%s%s%s:%d/\n", v6 && shown == cfg->host ? "[" : "", shown, v6 && shown == cfg->host ? "]" : "",
-           S.port);
+    /* The addresses to open: the board, and with --watch the match. */
+    for (int page = 0; page < 1 + cfg->watching; page++)
+        printf("http://%s%s%s:%d/%s\n", v6 && shown == cfg->host ? "[" : "", shown,
+               v6 && shown == cfg->host ? "]" : "", S.port, page ? "watch" : "");
     fflush(stdout);
     if (!loopback(cfg->host))
         log_line("denham serve: warning: listening on %s, not loopback: other machines can reach this server "
@@ -816,13 +818,13 @@ static long default_max_hash_mb(int max_sessions)
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     long long mb = pages > 0 && page > 0 ? (long long)pages * page / (1024 * 1024) : 1024;
     long long each = mb / 2 / max_sessions;
-    return each < 1 ? 1 : each > 16384 ? 16384 : (long)each;
+    return each < 1 ? 1 : each > SERVE_HASH_MAX_MB ? SERVE_HASH_MAX_MB : (long)each;
 }
 
 static long default_max_threads(void)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    return cores < 1 ? 1 : cores;
+    return cores < 1 ? 1 : cores > SERVE_THREADS_MAX ? SERVE_THREADS_MAX : cores;
 }
 
 /* A refused option (and its value), named; the usage is usage.c's. */
@@ -851,12 +853,12 @@ int serve_main(int argc, char **argv)
             cfg.max_sessions = (int)x;
         else if (strcmp(a, "--idle-seconds") == 0 && number_parse(v, 1, 86400, &x))
             cfg.idle_ms = x * 1000;
-        else if (strcmp(a, "--max-hash-mb") == 0 && number_parse(v, 1, 1 << 20, &x))
+        else if (strcmp(a, "--max-hash-mb") == 0 && number_parse(v, 1, SERVE_HASH_MAX_MB, &x))
             cfg.max_hash_mb = (long)x;
-        else if (strcmp(a, "--max-threads") == 0 && number_parse(v, 1, 4096, &x))
+        else if (strcmp(a, "--max-threads") == 0 && number_parse(v, 1, SERVE_THREADS_MAX, &x))
             cfg.max_threads = (long)x;
         else if (strcmp(a, "--watch") == 0 && watch_add(v))
-            ; /* watch.c keeps the path */
+            cfg.watching = true; /* watch.c keeps the path */
         else
             return refuse(a, v, "unknown option, or a value out of its range (below)");
         i++;

@@ -283,7 +283,7 @@ static bool parse_searchmoves(engine_t *e, const tokens_t *tk, int *i)
     e->n_searchmoves = 0;
     while (*i + 1 < tk->n) {
         const char *w = tk->t[*i + 1];
-        bool is_inc;
+        bool is_inc = false;
         if (clock_player(w, &is_inc) >= 0 || strcmp(w, "infinite") == 0 || strcmp(w, "movestogo") == 0 ||
             strcmp(w, "movetime") == 0 || strcmp(w, "depth") == 0 || strcmp(w, "nodes") == 0 ||
             strcmp(w, "mate") == 0 || strcmp(w, "ponder") == 0)
@@ -306,6 +306,13 @@ static bool parse_searchmoves(engine_t *e, const tokens_t *tk, int *i)
     return true;
 }
 
+/* The go parameters that take a number, clocks aside. */
+static bool go_takes_number(const char *w)
+{
+    return strcmp(w, "movestogo") == 0 || strcmp(w, "movetime") == 0 || strcmp(w, "depth") == 0 ||
+           strcmp(w, "nodes") == 0 || strcmp(w, "mate") == 0;
+}
+
 static bool parse_go(engine_t *e, const tokens_t *tk, search_limits_t *l)
 {
     limits_init(l);
@@ -314,7 +321,7 @@ static bool parse_go(engine_t *e, const tokens_t *tk, search_limits_t *l)
     for (int i = 1; i < tk->n; i++) {
         const char *w = tk->t[i];
         long long v;
-        bool is_inc;
+        bool is_inc = false;
         int p = clock_player(w, &is_inc);
         if (strcmp(w, "infinite") == 0) {
             l->infinite = true;
@@ -329,6 +336,12 @@ static bool parse_go(engine_t *e, const tokens_t *tk, search_limits_t *l)
             e->go_ponder = true;
             continue;
         }
+        if (p < 0 && !go_takes_number(w)) {
+            ERROR(e, "go: unknown parameter '%s' (help lists them)", w);
+            return false;
+        }
+        /* A clock may be negative (some GUIs send a flag fallen), taken as
+         * 0; every other number is checked against its range below. */
         if (i + 1 >= tk->n || !parse_int(tk->t[i + 1], -(1LL << 40), 1LL << 40, &v)) {
             ERROR(e, "go: '%s' needs a whole number", w);
             return false;
@@ -394,6 +407,7 @@ static void cmd_go(engine_t *e, const tokens_t *tk)
         return;
     if (limits.mate && e->game->chance_outcomes) {
         ERROR(e, "go mate: a game with dice has no forced mates (scores are expected values)");
+        engine_say(e, "bestmove (none)"); /* a well-formed go: one bestmove, as a runner expects */
         return;
     }
     record_t *r = e->rec;
@@ -490,6 +504,8 @@ static void say_weights(engine_t *e, const eval_trace_t *t)
 static void cmd_eval(engine_t *e)
 {
     const game_t *g = e->game;
+    if (!e->searching)
+        game_prepare(g); /* the evaluation uses the solved endings only once built */
     outcome_t o;
     if (g->decided(&e->rec->pos, &o)) {
         engine_say(e, "info string the game is over (%s): no evaluation", o.reason);

@@ -10,6 +10,7 @@
 #include "../../engine/core/perft.h"
 #include "../../engine/search/bench.h"
 #include "engine_state.h"
+#include "prepare_wait.h"
 
 void engine_print_info(void *ctx, const position_t *root, const search_info_t *info)
 {
@@ -52,6 +53,42 @@ void engine_print_currmove(void *ctx, const position_t *root, int depth, move_t 
 
 static void run_perft(engine_t *e, int depth);
 
+static bool stopped(void *ctx) { return search_stopped(((engine_t *)ctx)->searcher); }
+
+/* A `go` before isready or ucinewgame (a script's, a person's) may find
+ * the game's solved endings not built yet (PROTOCOL.md, "Searching"):
+ * they are built on a thread of their own. A search with a time limit
+ * starts at once, without them (the search uses them only if built when
+ * it starts); one without (depth, nodes, mate, infinite) waits for them,
+ * so that it gives the same answer as after isready, and `stop` ends the
+ * wait at once: false then. */
+static bool await_endings(engine_t *e)
+{
+    const search_request_t *req = &e->req;
+    const game_t *g = req->game;
+    time_budget_t b = timeman_budget(&req->limits, g->to_move(&req->root), req->overhead_ms, g->clock_moves);
+    if (b.hard_ms >= 0) {
+        prepare_start(g);
+        return true;
+    }
+    return prepare_wait(g, stopped, e);
+}
+
+/* The answer of a search given up before it began: the first move it was
+ * allowed, said to be unsearched. */
+static search_result_t unsearched(engine_t *e)
+{
+    search_result_t r = {.best = MOVE_NONE, .ponder = MOVE_NONE};
+    move_t moves[MAX_MOVES];
+    if (e->req.n_root_moves > 0)
+        r.best = e->req.root_moves[0];
+    else if (e->req.game->gen_moves(&e->req.root, moves) > 0)
+        r.best = moves[0];
+    engine_say(e, "info string the solved endings were still being built (isready builds them): the first legal "
+                  "move, not searched");
+    return r;
+}
+
 static void *search_thread(void *arg)
 {
     engine_t *e = arg;
@@ -63,7 +100,8 @@ static void *search_thread(void *arg)
         atomic_store(&e->search_finished, true);
         return NULL;
     }
-    search_result_t r = skill_search(e->searcher, &e->req, e->skill, e->skill_lines, &e->skill_rng);
+    search_result_t r = await_endings(e) ? skill_search(e->searcher, &e->req, e->skill, e->skill_lines, &e->skill_rng)
+                                         : unsearched(e);
     /* UCI: after `go infinite` the answer waits for `stop`, after `go
      * ponder` for `stop` or `ponderhit`. */
     while ((e->req.limits.infinite || search_pondering(e->searcher)) && !search_stopped(e->searcher)) {

@@ -77,6 +77,7 @@ void bolix_view_board(const game_t *g, json_t *j)
             view_cell(j, id, x, y, "hex", "#d9c7a4", NULL);
         }
     json_end(j);
+    view_no_links(j);
     json_key(j, "labels");
     json_array(j);
     for (int q = 0; q < COLUMNS; q++) {

@@ -42,6 +42,7 @@ void bdb_view_board(const game_t *g, json_t *j)
                       corner ? "corner" : throne ? "throne" : NULL);
         }
     json_end(j);
+    view_no_links(j);
     json_key(j, "labels");
     json_array(j);
     for (int i = 0; i < SIZE; i++) {

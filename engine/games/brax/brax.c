@@ -32,7 +32,8 @@ VARIANT_FNS(4p, V_4P)
 
 /* The team games solve nothing: only the two-player ones have these. */
 #define SOLVED_FNS(tag, id)                                                                                      \
-    static void prepare_##tag(void) { brax_ending_prepare(variant_doubles(id)); }
+    static void prepare_##tag(void) { brax_ending_prepare(variant_doubles(id)); }                                \
+    static bool prepared_##tag(void) { return brax_ending_ready(variant_doubles(id)); }
 SOLVED_FNS(brax, V_BRAX)
 SOLVED_FNS(zillions, V_ZILLIONS)
 SOLVED_FNS(easy, V_EASY)
@@ -69,7 +70,7 @@ static const char *const bench_fens_hunt[] = {
     NULL,
 };
 
-#define BRAX_GAME(var, vname, desc, tag, fens, seats, probe, prep, team0, team1, ...)                        \
+#define BRAX_GAME(var, vname, desc, tag, fens, seats, probe, prep, ready, team0, team1, ...)                 \
     const game_t var = {                                                                                         \
         .name = vname,                                                                                           \
         .description = desc,                                                                                     \
@@ -108,6 +109,7 @@ static const char *const bench_fens_hunt[] = {
         .move_key = brax_move_key,                                                                               \
         .probe_ending = probe,                                                                                   \
         .prepare = prep,                                                                                         \
+        .prepared = ready,                                                                                       \
         .chance_outcomes = NULL,                                                                                 \
         .weights = &brax_weights,                                                                                \
         .view_board = brax_view_board,                                                                           \
@@ -115,15 +117,15 @@ static const char *const bench_fens_hunt[] = {
         .view_move = brax_view_move,                                                                             \
     }
 
-BRAX_GAME(brax_denham, "brax", "Brax (Denham, 1889)", brax, bench_fens, 2, brax_probe_ending, prepare_brax, NULL, NULL,
-          "red", "blue");
+BRAX_GAME(brax_denham, "brax", "Brax (Denham, 1889)", brax, bench_fens, 2, brax_probe_ending, prepare_brax,
+          prepared_brax, NULL, NULL, "red", "blue");
 BRAX_GAME(brax_zillions, "brax-zillions", "Brax, Zillions of Games rules", zillions, bench_fens, 2, brax_probe_ending,
-          prepare_zillions, NULL, NULL, "red", "blue");
+          prepare_zillions, prepared_zillions, NULL, NULL, "red", "blue");
 BRAX_GAME(brax_easy, "brax-easy", "Brax Easy (no calls, no double captures)", easy, bench_fens, 2, brax_probe_ending,
-          prepare_easy, NULL, NULL, "red", "blue");
+          prepare_easy, prepared_easy, NULL, NULL, "red", "blue");
 BRAX_GAME(brax_hunt, "brax-hunt", "Brax hunt: one red man against seven", hunt, bench_fens_hunt, 2, brax_probe_ending,
-          prepare_hunt, NULL, NULL, "red", "blue");
+          prepare_hunt, prepared_hunt, NULL, NULL, "red", "blue");
 BRAX_GAME(brax_3p, "brax-3p", "Brax for three: R1 and R2 against Blue's two-move turns", 3p, bench_fens_3p, 3, NULL,
-          NULL, "red team", "blue", "R1", "Blue", "R2");
+          NULL, NULL, "red team", "blue", "R1", "Blue", "R2");
 BRAX_GAME(brax_4p, "brax-4p", "Brax for four: South and North against West and East", 4p, bench_fens_4p, 4, NULL, NULL,
-          "red team", "blue team", "South", "West", "North", "East");
+          NULL, "red team", "blue team", "South", "West", "North", "East");

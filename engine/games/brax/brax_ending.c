@@ -22,6 +22,7 @@
 
 #include <assert.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -424,18 +425,23 @@ static bool solve_two(table_t *tb, bool doubles)
 }
 
 static bool tables_ok[2];
+static atomic_bool tables_ready[2]; /* set last, once the building is over */
 
 static void build_without_doubles(void)
 {
     pthread_once(&one_once, build_one);
     tables_ok[0] = solve_two(&tables[0], false);
+    atomic_store(&tables_ready[0], true);
 }
 
 static void build_with_doubles(void)
 {
     pthread_once(&one_once, build_one);
     tables_ok[1] = solve_two(&tables[1], true);
+    atomic_store(&tables_ready[1], true);
 }
+
+bool brax_ending_ready(bool double_captures) { return atomic_load(&tables_ready[double_captures]); }
 
 void brax_ending_prepare(bool double_captures)
 {

@@ -27,6 +27,9 @@ bool brax_ending_probe(bool double_captures, int two_colour, const int two[2], i
 
 /* Builds the table now, if not yet built. */
 void brax_ending_prepare(bool double_captures);
+/* Is the table built (or its building over, failed for want of memory)?
+ * Never blocks, never builds. */
+bool brax_ending_ready(bool double_captures);
 
 /* One man against one, the mover's man of colour mover_colour on mover,
  * the other on other, after quiet plies without a capture (0-10). */

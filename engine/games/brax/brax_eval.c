@@ -236,13 +236,15 @@ bool brax_probe_ending(const position_t *pos, ending_t *out)
  * men to move, 99% with the lone man to move): where the table says so,
  * the evaluation gives the two men no margin at all, so that the `eval` of
  * a drawn ending shows a draw, not a man up. (The search probes the table
- * and never evaluates these positions.) */
+ * and never evaluates these positions.) Only once the table is built:
+ * an evaluation never builds it (game_t.prepare does), so that a search
+ * started before it is built never waits for it. */
 static int two_against_one(const position_t *pos, const int *v)
 {
     const brax_t *b = CP(pos);
     ending_t e;
     if (team_game(b) || bb128_popcount(b->team[RED]) + bb128_popcount(b->team[BLUE]) != 3 ||
-        !brax_probe_ending(pos, &e) || e.result != ENDING_DRAW)
+        !brax_ending_ready(has_double_capture(b)) || !brax_probe_ending(pos, &e) || e.result != ENDING_DRAW)
         return 0;
     return v[BLUE] - v[RED];
 }

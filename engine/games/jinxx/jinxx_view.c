@@ -76,6 +76,7 @@ void jinxx_view_board(const game_t *g, json_t *j)
             view_cell(j, id, x, y, "slot", seat_colors[p], "tree");
         }
     json_end(j);
+    view_no_links(j);
     json_key(j, "labels");
     json_array(j);
     for (int i = 0; i < 3; i++) {
