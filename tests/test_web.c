@@ -23,6 +23,7 @@
 #include "helpers.h"
 #include "../bench/tools/http_client.h"
 #include "../bench/tools/json_check.h"
+#include "web_layout.h"
 
 #define WAIT_MS 60000
 
@@ -31,8 +32,11 @@ static cdp_t browser;
 static bool have_browser;
 static char base_url[64];
 
+static bool at_each_size;
+
 static void web_setup(void)
 {
+    at_each_size = false;
     have_browser = cdp_browser() != NULL;
     if (!have_browser) {
         fprintf(stderr, "browser tests: no Chromium (make deps installs it): not run\n");
@@ -259,8 +263,13 @@ static void click_move(const game_t *g, const record_t *r, move_t m)
     json_free(&j);
 }
 
+/* at_each_size: set by a test that plays at both sizes in turn, whose
+ * layout after each step is checked at the size of the window only (the
+ * other size has its own turn). */
+
 /* A person's move by clicks, checked: the page then holds exactly that
- * move (and what the die and Denham did after it), its board the engine's. */
+ * move (and what the die and Denham did after it), its board the engine's;
+ * the page's layout checked (nothing covered, nothing cut). */
 static void person_moves(const game_t *g, rng_t *rng)
 {
     record_t *r = page_record(g);
@@ -278,6 +287,8 @@ static void person_moves(const game_t *g, rng_t *rng)
     ck_assert_str_eq(page_string(expr), text);
     ck_assert(page_waits_for_a_person());
     assert_board_matches(g, page_record(g));
+    snprintf(expr, sizeof expr, "%s, after '%s'", g->name, text);
+    web_layout_check(&browser, expr, !at_each_size); /* nothing covered, nothing cut, at both sizes */
 }
 
 START_TEST(every_variant_played_by_clicks)
@@ -570,6 +581,7 @@ START_TEST(messages_inside_the_window)
 {
     if (!have_browser)
         return;
+    at_each_size = true;
     window_size(sizes[_i][0], sizes[_i][1]);
     served_t reasons;
     ck_assert(served_start(&reasons, "--engine tests/engines/reasons.sh"));
@@ -625,7 +637,7 @@ START_TEST(messages_inside_the_window)
     ck_assert(cdp_screenshot(&browser, _i ? "build/screenshots/chooser-phone.png" : "build/screenshots/chooser.png"));
     snprintf(sel, sizeof sel, "#chooser button[data-move=\"%s\"]", page_string("denham.legal.find((m) => m.call).move"));
     click(sel);
-    assert_message("#status", "called Brax");
+    assert_message("#status-line", "called Brax");
     snprintf(base_url, sizeof base_url, "%s", saved);
     free(cdp_eval(&browser, "true", 10000));
     ck_assert(cdp_navigate(&browser, "about:blank"));
@@ -732,6 +744,7 @@ START_TEST(the_end_drawn_and_the_board_read)
 {
     if (!have_browser)
         return;
+    at_each_size = true;
     window_size(sizes[_i][0], sizes[_i][1]);
     open_variant("bolix");
     set_control("preset", "people");
@@ -750,9 +763,9 @@ START_TEST(the_end_drawn_and_the_board_read)
     type_into("#fen-input", "bbbb2/7/8/9/wwww6/10/9/8/7/6 w 31 31 - 0");
     ck_assert(cdp_wait(&browser, "(async () => { await denham.busy; return denham.state.fen.startsWith('bbbb2'); })()", WAIT_MS));
     click("[data-cell=\"e5\"]");
-    assert_message("#status", "White has five in a row: e1 e2 e3 e4 e5.");
-    if (_i == 0)
-        assert_message("#banner", "White has five in a row: e1 e2 e3 e4 e5.");
+    /* The end said once, in the banner; the status says what now. */
+    assert_message("#banner", "White has five in a row: e1 e2 e3 e4 e5.");
+    assert_message("#status", "Game over: New game, Undo, or Open another.");
     /* The decisive cells the engine names, each drawn, and no other. */
     ck_assert_str_eq(page_string("[...denham.state.result.decisive].sort().join(' ')"), "e1 e2 e3 e4 e5");
     ck_assert_str_eq(page_string("String(denham.state.result.decisive.every((c) => "
@@ -774,6 +787,7 @@ START_TEST(reading_the_board)
 {
     if (!have_browser)
         return;
+    at_each_size = true;
     window_size(sizes[_i][0], sizes[_i][1]);
     open_variant("brax");
     set_control("preset", "people");
@@ -1108,6 +1122,7 @@ START_TEST(screenshots_of_every_family)
 {
     if (!have_browser)
         return;
+    at_each_size = true;
     static const char *const families[] = {"brax", "brax-4p", "brandubh", "bolix", "jinxx", "jinxx-4p"};
     for (int k = 0; k < 2; k++) {
         window_size(sizes[k][0], sizes[k][1]);

@@ -23,6 +23,7 @@
 #include "../bench/tools/http_client.h"
 #include "../bench/tools/json_check.h"
 #include "helpers.h"
+#include "web_layout.h"
 
 #define WAIT_MS 60000
 
@@ -189,7 +190,7 @@ START_TEST(a_persons_flag_falls)
     /* Two seconds later the first player's flag has fallen. */
     ck_assert_msg(cdp_wait(&browser, "!document.getElementById('banner').hidden", 10000), "no result shown");
     const char *banner = page_string("document.getElementById('banner').textContent");
-    snprintf(want, sizeof want, "%c%s won: %s ran out of time", second[0] - 'a' + 'A', second + 1, first);
+    snprintf(want, sizeof want, "%c%s won: %s ran out of time.", second[0] - 'a' + 'A', second + 1, first);
     ck_assert_msg(strcmp(banner, want) == 0, "banner '%s', not '%s'", banner, want);
     ck_assert_msg(page_true(IN_VIEW("'#banner'")), "%dx%d: the result is not in view", w, h);
     ck_assert_str_eq(page_string("document.querySelector('#clocks .clock.flagged .clock-name').textContent"), first);
@@ -263,6 +264,7 @@ END_TEST
 static void person_types_a_move(void)
 {
     ck_assert_msg(page_waits_for_a_person(), "the page is not waiting for a person: %s", page_state());
+    web_layout_check(&browser, page_string("denham.layout.variant + ' at ply ' + denham.game.moves.length"), true);
     free(cdp_eval(&browser, "(() => { const i = document.getElementById('move-input'); i.value = denham.legal[0].move; "
                             "i.form.requestSubmit(); return true; })()",
                   10000));
