@@ -24,6 +24,7 @@
 #include "../bench/tools/http_client.h"
 #include "../bench/tools/json_check.h"
 #include "web_layout.h"
+#include "web_page.h"
 
 #define WAIT_MS 60000
 
@@ -37,31 +38,13 @@ static bool at_each_size;
 static void web_setup(void)
 {
     at_each_size = false;
-    have_browser = cdp_browser() != NULL;
-    if (!have_browser) {
-        fprintf(stderr, "browser tests: no Chromium (make deps installs it): not run\n");
-        return;
-    }
-    ck_assert_msg(served_start(&server, "--max-sessions 4"), "denham serve did not start");
-    snprintf(base_url, sizeof base_url, "http://127.0.0.1:%d/", server.port);
-    ck_assert_msg(cdp_start(&browser, 1280, 800), "Chromium did not start");
-    mkdir("build/screenshots", 0755);
+    have_browser = web_fixture_start(&server, &browser, base_url, sizeof base_url, "--max-sessions 4", false);
 }
 
 static void web_teardown(void)
 {
-    if (!have_browser)
-        return;
-    /* No test may leave an error in the page's console: an uncaught
-     * exception, an unhandled rejection, console.error, a failed request. */
-    free(cdp_eval(&browser, "true", 10000)); /* the events still in the pipe */
-    char errors[sizeof browser.errors];
-    snprintf(errors, sizeof errors, "%s", cdp_errors(&browser));
-    cdp_stop(&browser);
-    ck_assert_msg(!errors[0], "the page reported errors:\n%.1500s", errors); /* check's messages are short */
-    pid_t pid = server.pid;
-    ck_assert_int_eq(served_stop(&server), 0);
-    ck_assert_int_eq(children_of(pid), 0); /* every engine went with the server */
+    if (have_browser)
+        web_fixture_stop(&server, &browser, true);
 }
 
 /* A string the page evaluates to (static; "" when none). */
@@ -133,40 +116,20 @@ static void window_size(int width, int height)
  * into it, the characters, then Enter). */
 static void type_into(const char *selector, const char *text)
 {
-    click(selector);
-    char params[512];
-    snprintf(params, sizeof params, "(document.querySelector(`%s`).select(), true)", selector); /* what was there goes */
-    free(cdp_eval(&browser, params, 10000));
-    snprintf(params, sizeof params, "{\"text\":\"%s\"}", text);
-    free(cdp_call(&browser, true, "Input.insertText", params, 10000));
-    free(cdp_call(&browser, true, "Input.dispatchKeyEvent",
-                  "{\"type\":\"keyDown\",\"key\":\"Enter\",\"code\":\"Enter\",\"windowsVirtualKeyCode\":13,"
-                  "\"text\":\"\\r\"}",
-                  10000));
-    free(cdp_call(&browser, true, "Input.dispatchKeyEvent",
-                  "{\"type\":\"keyUp\",\"key\":\"Enter\",\"code\":\"Enter\",\"windowsVirtualKeyCode\":13}", 10000));
+    web_type(&browser, selector, text);
 }
 
 /* Sets a form control's value as a person would, firing its change. */
 static void set_control(const char *id, const char *value)
 {
-    char expr[256];
-    snprintf(expr, sizeof expr,
-             "(() => { const e = document.getElementById('%s'); e.value = '%s'; "
-             "e.dispatchEvent(new Event('change')); return true; })()",
-             id, value);
-    free(cdp_eval(&browser, expr, 10000));
+    web_set_control(&browser, id, value);
 }
 
 /* The page is idle: nothing queued, no search, a person to move (or the
  * game over). */
 static bool page_waits_for_a_person(void)
 {
-    return cdp_wait(&browser,
-                    "(async () => { await denham.busy; const s = denham.state; return !!s && (!!s.result || "
-                    "(!s.chance && denham.seats[s.turn] === 'human' && (!denham.searching || "
-                    "denham.searching.kind === 'analysis'))); })()",
-                    WAIT_MS);
+    return web_waits_for_a_person(&browser);
 }
 
 /* The moves the page has played (static record, set up by the engine
@@ -987,6 +950,12 @@ START_TEST(over_max_sessions)
         ck_assert(cdp_navigate(&browser, base_url));
         assert_message("#no-engine", "Every engine is taken");
         assert_in_view("#no-engine-retry");
+        /* The option's name on one line: never "(--" and "max-sessions)". */
+        ck_assert_msg(strcmp(page_string("String([...document.querySelectorAll('#no-engine-why .nowrap')].some((w) => "
+                                         "w.textContent.includes('--max-sessions') && w.getClientRects().length === 1))"),
+                             "true") == 0,
+                      "%dx%d: --max-sessions is not kept whole", sizes[k][0], sizes[k][1]);
+        web_layout_check(&browser, "the tab over --max-sessions", false);
     }
     char path[128];
     snprintf(path, sizeof path, "/api/sessions/%s", ids[0]);

@@ -10,9 +10,24 @@
 
 #include <stdbool.h>
 
+#include <stddef.h>
+
 #include "../bench/tools/cdp.h"
+#include "../bench/tools/http_client.h"
 
 #define WEB_WAIT_MS 60000
+
+/* A browser suite's fixture: `denham serve` (serve_args added, such as
+ * "--max-sessions 4") on a free port,
+ * its address in base_url, and a headless Chromium at 1280x800 (with
+ * log_errors, the browser's own error entries, a failed load, count as
+ * the page's errors too). False, and said once, where there is no
+ * Chromium: the suite then checks nothing. */
+bool web_fixture_start(served_t *server, cdp_t *browser, char *base_url, size_t len, const char *serve_args,
+                       bool log_errors);
+/* Stops the browser and the server; fails the test on an engine left
+ * behind and, with errors_fail, on any error the page reported. */
+void web_fixture_stop(served_t *server, cdp_t *browser, bool errors_fail);
 
 /* What an expression evaluates to, as text (static, overwritten by the
  * next call; "" when none). */

@@ -12,7 +12,7 @@
 import { Board } from './board.js';
 import { EngineSession } from './session.js';
 import { GameClock } from './clock.js'; // issue 54: clocks
-import { Messages, capitalise, goneText, resultText, refusal, bringIntoView } from './messages.js';
+import { Messages, capitalise, goneText, resultText, refusal, bringIntoView, setWords } from './messages.js';
 import * as record from './record.js';
 import { parseInfo, centipawns, renderLines, renderPlot as drawPlot } from './analysis.js';
 import { createReplay } from './replay.js';
@@ -925,7 +925,7 @@ async function main() {
       break;
     } catch (err) {
       status('');
-      $('no-engine-why').textContent = capitalise(`${err.message}.`);
+      setWords($('no-engine-why'), capitalise(`${err.message}.`)); // '(--max-sessions)' kept whole
       $('no-engine').hidden = false;
       await new Promise((resolve) => {
         const timer = setTimeout(resolve, 10000);
