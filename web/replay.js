@@ -130,8 +130,9 @@ export function createReplay(w) {
   // last.
   function stepReplay(to) {
     if (app.view === null) return Promise.resolve();
-    app.viewWanted = Math.max(0, Math.min(app.game.moves.length, to));
     const t0 = performance.now();
+    app.viewWanted = Math.max(0, Math.min(app.game.moves.length, to));
+    w.persist(); // kept at the click: a reload before the step is drawn comes back to it
     const stopping = app.searching ? app.searching.kind : jobs.stopBackground ? 'background' : null;
     const queued = jobs.bg.length; // the plot's work still to do at the click
     const measure = () => w.measureDrawn(t0, (ms) => { app.lastStepMs = ms; }); // the click to its frame (bench_denham web-board)
