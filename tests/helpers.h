@@ -57,6 +57,7 @@ Suite *suite_describe(void);
 Suite *suite_serve(void);
 Suite *suite_web(void);
 Suite *suite_web_learn(void);
+Suite *suite_web_board(void);
 Suite *suite_watch(void);
 Suite *suite_eval(void);
 Suite *suite_learn(void);

@@ -87,6 +87,29 @@ static int check_state(const record_t *r, const board_ids_t *ids)
             count++;
         }
     }
+    /* Marks on cells of the layout, each with its sentence; seats gone
+     * are seats no longer in, each said; notes are sentences. */
+    const char *marks = json_member(j.buf, "marks");
+    for (int i = 0; marks && i < json_length(marks); i++) {
+        char cell[16], text[256] = "";
+        ck_assert(json_string_at(json_member(json_element(marks, i), "cell"), cell, sizeof cell));
+        ck_assert_msg(has_id(ids, cell), "%s: mark on unknown cell %s", r->game->name, cell);
+        ck_assert(json_string_at(json_member(json_element(marks, i), "text"), text, sizeof text) && text[0]);
+    }
+    const char *gone = json_member(j.buf, "gone");
+    player_mask_t in = game_players_in(r->game, &r->pos);
+    for (int i = 0; gone && i < json_length(gone); i++) {
+        int seat = atoi(json_member(json_element(gone, i), "seat"));
+        char text[256] = "";
+        ck_assert_msg(seat >= 0 && seat < r->game->players && !(in & player_bit(seat)), "%s: seat %d gone but in",
+                      r->game->name, seat);
+        ck_assert(json_string_at(json_member(json_element(gone, i), "text"), text, sizeof text) && text[0]);
+    }
+    const char *notes = json_member(j.buf, "notes");
+    for (int i = 0; notes && i < json_length(notes); i++) {
+        char text[256] = "";
+        ck_assert(json_string_at(json_element(notes, i), text, sizeof text) && text[0]);
+    }
     char fen[GAME_FEN_MAX], shown[GAME_FEN_MAX];
     r->game->write_fen(&r->pos, fen, sizeof fen);
     ck_assert(json_string_at(json_member(j.buf, "fen"), shown, sizeof shown));
@@ -130,6 +153,10 @@ static void check_moves(const record_t *r, const board_ids_t *ids)
         }
         if (chance)
             ck_assert_int_gt(atoi(json_member(m, "weight")), 0);
+        /* A note says what a move without cells does; only those have one. */
+        char note[256] = "";
+        if (json_string_at(json_member(m, "note"), note, sizeof note))
+            ck_assert_msg(note[0] && json_length(clicks) == 0, "%s '%s': note '%s'", g->name, text, note);
         /* Captures show what they take, and only captures do. */
         const char *removes = json_member(m, "removes");
         for (int k = 0; k < json_length(removes); k++) {
@@ -186,6 +213,73 @@ static char *run_protocol(const char *input)
     fclose(out);
     return out_buf;
 }
+
+/* The description of the position after `moves` from `start` (malloc'd). */
+static char *state_after(const char *variant, const char *start, const char *moves, bool legal)
+{
+    char input[1024];
+    snprintf(input, sizeof input, "setoption name UCI_Variant value %s\nposition %s%s%s\n%s\n", variant, start,
+             moves[0] ? " moves " : "", moves, legal ? "legalmoves" : "state");
+    char *out = run_protocol(input);
+    const char *line = strstr(out, legal ? "legalmoves {" : "state {");
+    ck_assert_msg(line, "%s", out);
+    line = strchr(line, '{');
+    char *copy = strndup(line, strcspn(line, "\n"));
+    free(out);
+    ck_assert_msg(json_valid(copy), "%s", copy);
+    return copy;
+}
+
+/* What a player should know, in words and on the board (issue 63): a
+ * Brax call, its threatened man marked, in two-player and team Brax; a
+ * Jinxx player vaporized; why Jinxx's mover may roll again; a tree's name. */
+START_TEST(what_a_player_should_know)
+{
+    char *st = state_after("brax", "startpos",
+                           "g1g2 h9h8 g2h2 b9a9 f1f2 g9h9 b1a1 a9b8 h2g2 h9g9 c1c2 g9h9 h1i1 e9d8 f2f1 d9e9 a1b2 "
+                           "f9f8 c2c3 d8c8 b2b3 f8f9 e1e2 b8b9 c3c5 c8c7+", false);
+    char text[256];
+    ck_assert(json_string_at(json_element(json_member(st, "notes"), 0), text, sizeof text));
+    ck_assert_str_eq(text, "blue called Brax: red must move a threatened man (c5, marked)");
+    ck_assert_int_eq(json_length(json_member(st, "marks")), 1);
+    ck_assert(json_string_at(json_member(json_element(json_member(st, "marks"), 0), "cell"), text, sizeof text));
+    ck_assert_str_eq(text, "c5");
+    free(st);
+    st = state_after("brax", "startpos", "g1g2 h9h8", false); /* no call: nothing said, nothing marked */
+    ck_assert_int_eq(json_length(json_member(st, "notes")), 0);
+    ck_assert_int_eq(json_length(json_member(st, "marks")), 0);
+    free(st);
+    st = state_after("brax-3p", "startpos",
+                     "c1c2 d9d8 c9b9 h1g2 g9g8 d8e8 b1c1 e8f8 g8g7 g2f2 e9d9 f8e8 c2c3 f9g8 g7f7 g1h2 b9b8 d9c9 "
+                     "d1e2 b8b9 e8e7 f1g1 f7g7 e7d6 c3c5+ d6c7 g8h8 f2f1 c7d6 g7f6 c1e1+ d6e6 b9b8 g1h1 h8i7 b8a8 "
+                     "c5e5+ f6f7 c9c8 h1i1 f7f6 a8a7+", false);
+    ck_assert(json_string_at(json_element(json_member(st, "notes"), 0), text, sizeof text));
+    ck_assert_str_eq(text, "Blue called Brax: R1 must move a threatened man (e5, marked)");
+    free(st);
+    st = state_after("jinxx-4p", "fen .,.,S1/M1,L2,./M1,L3,. 000/033/033/333 p1 M 0", "Ma1a2", false);
+    ck_assert_int_eq(json_length(json_member(st, "gone")), 1);
+    ck_assert_int_eq(atoi(json_member(json_element(json_member(st, "gone"), 0), "seat")), 0);
+    ck_assert(json_string_at(json_member(json_element(json_member(st, "gone"), 0), "text"), text, sizeof text));
+    ck_assert_str_eq(text, "South was vaporized: left with two pyramids, which can make no line, and both were removed.");
+    free(st);
+    st = state_after("jinxx", "fen .,.,./.,.,./M1,S1,S1 000/333 p1 L 0", "", false);
+    ck_assert(json_string_at(json_element(json_member(st, "notes"), 0), text, sizeof text));
+    ck_assert_str_eq(text, "no pyramid of South's can move with L: South may roll again");
+    free(st);
+    st = state_after("jinxx", "fen .,.,./.,.,./M1,S1,S1 000/333 p1 L 0", "", true);
+    const char *reroll = json_element(json_member(st, "moves"), 0);
+    ck_assert(json_string_at(json_member(reroll, "label"), text, sizeof text));
+    ck_assert_str_eq(text, "Roll again");
+    ck_assert(json_string_at(json_member(reroll, "note"), text, sizeof text));
+    ck_assert_str_eq(text, "No pyramid of South's can move with L: roll the die again");
+    free(st);
+    json_t j;
+    json_init(&j);
+    ck_assert(describe_layout(variants_find("jinxx"), &j));
+    ck_assert(strstr(j.buf, "\"id\":\"tree-0-a1\",\"name\":\"South's tree by a1\""));
+    json_free(&j);
+}
+END_TEST
 
 /* The protocol's lines: the word, a space, one JSON object. */
 START_TEST(commands_answer_one_json_line_each)
@@ -266,6 +360,7 @@ Suite *suite_describe(void)
         variants++;
     tcase_add_loop_test(tc, every_variant_describes_its_games, 0, variants);
     tcase_add_test(tc, commands_answer_one_json_line_each);
+    tcase_add_test(tc, what_a_player_should_know);
     tcase_add_test(tc, json_checker_refuses_what_is_not_json);
     tcase_add_test(tc, protocol_md_example);
     suite_add_tcase(s, tc);

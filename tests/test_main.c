@@ -177,6 +177,7 @@ int main(void)
     srunner_add_suite(sr, suite_serve());
     srunner_add_suite(sr, suite_web());
     srunner_add_suite(sr, suite_web_learn());
+    srunner_add_suite(sr, suite_web_board());
     srunner_add_suite(sr, suite_watch());
     srunner_add_suite(sr, suite_docs());
     srunner_run_all(sr, CK_NORMAL);

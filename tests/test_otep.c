@@ -81,6 +81,117 @@ START_TEST(rules_strings_name_the_version)
 }
 END_TEST
 
+/* What OpenTafl's RulesSerializer (jslater89/OpenTafl, notation/
+ * RulesSerializer.java, the version with mercenaries and guards) writes
+ * for its built-in Brandub and for each rule its variant editor can change
+ * on a 7x7 board, one at a time: the entries in the serializer's order,
+ * only those that differ from its defaults, every list naming every piece
+ * type it holds (t c n k m g, capitals for the defenders). Each is taken
+ * as the version it is, or refused with the rule that makes it another
+ * game. */
+#define V1_HEAD "dim:7 name:Brandub surf:n atkf:y"
+#define V1_TAIL "cenh: cenhe: start:" START
+
+START_TEST(opentafl_serializer_strings)
+{
+    static const struct {
+        const char *rules, *variant, *why; /* variant NULL: refused, saying why */
+    } cases[] = {
+        /* The built-in Brandub, and the issue's version 2 (the king may not
+         * come back to the throne). */
+        {V1_HEAD " ks:w " V1_TAIL, "brandubh", NULL},
+        {"dim:7 name:Brandub_v2 surf:n atkf:y ks:c cenre:tcnkmTCNM start:" START, "brandubh-v2", NULL},
+        {"dim:7 name:Brandub_v2 surf:n atkf:y ks:c cens: start:" START, "brandubh-v2", NULL},
+        {"dim:7 name:Brandub_v2 surf:n atkf:y ks:c cenre:tcnkmgTCNMG start:" START, "brandubh-v2", NULL},
+        /* Escape, surrounding, who starts, repetition, the armed king. */
+        {"dim:7 name:Brandub esc:e surf:n atkf:y ks:w " V1_TAIL, NULL, "esc:c"},
+        {"dim:7 name:Brandub atkf:y ks:w " V1_TAIL, "brandubh", NULL}, /* surf:y: OpenTafl ends such a game */
+        {"dim:7 name:Brandub surf:n atkf:n ks:w " V1_TAIL, NULL, "attackers move first"},
+        {V1_HEAD " tfr:w ks:w " V1_TAIL, NULL, "repetition is a draw"},
+        {V1_HEAD " tfr:l ks:w " V1_TAIL, NULL, "repetition is a draw"},
+        {V1_HEAD " tfr:i ks:w " V1_TAIL, NULL, "repetition is a draw"},
+        {V1_HEAD " ka:h ks:w " V1_TAIL, NULL, "ka:y"},
+        {V1_HEAD " ka:a ks:w " V1_TAIL, NULL, "ka:y"},
+        {V1_HEAD " ka:n ks:w " V1_TAIL, NULL, "ka:y"},
+        /* The king's strength: strong (not written: the default), middle, on the throne. */
+        {V1_HEAD " " V1_TAIL, NULL, "not ks:s"},
+        {V1_HEAD " ks:m " V1_TAIL, NULL, "not ks:m"},
+        {V1_HEAD " ks:c " V1_TAIL, NULL, "cenhe:tTK"},
+        /* Jumps: the king's changes the game; knights', commanders',
+         * mercenaries' and guards' do not (none on the board). */
+        {V1_HEAD " ks:w kj:j " V1_TAIL, NULL, "never jumps"},
+        {V1_HEAD " ks:w kj:c " V1_TAIL, NULL, "never jumps"},
+        {V1_HEAD " ks:w kj:r " V1_TAIL, NULL, "never jumps"},
+        {V1_HEAD " ks:w nj:n " V1_TAIL, "brandubh", NULL},
+        {V1_HEAD " ks:w nj:j " V1_TAIL, "brandubh", NULL},
+        {V1_HEAD " ks:w cj:c " V1_TAIL, "brandubh", NULL},
+        {V1_HEAD " ks:w cj:n " V1_TAIL, "brandubh", NULL},
+        {V1_HEAD " ks:w mj:j " V1_TAIL, "brandubh", NULL},
+        {V1_HEAD " ks:w gj:c " V1_TAIL, "brandubh", NULL},
+        /* Special squares and forts. */
+        {V1_HEAD " ks:w cor:a1,g1,a7, " V1_TAIL, NULL, "corners are a1, g1, a7 and g7"},
+        {V1_HEAD " ks:w cen:c3, " V1_TAIL, NULL, "throne is d4"},
+        {V1_HEAD " ks:w afor:b2, " V1_TAIL, NULL, "no forts"},
+        {V1_HEAD " ks:w dfor:b2, " V1_TAIL, NULL, "no forts"},
+        /* Speeds: all, by side, by type (only t, T and K are on the board). */
+        {V1_HEAD " ks:w spd:2 " V1_TAIL, NULL, "at most 2 squares"},
+        {V1_HEAD " ks:w spd:-1,3, " V1_TAIL, NULL, "defender may move at most 3"},
+        {V1_HEAD " ks:w spd:6 " V1_TAIL, "brandubh", NULL},
+        {V1_HEAD " ks:w spd:-1,2,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1, " V1_TAIL, "brandubh", NULL},
+        {V1_HEAD " ks:w spd:-1,-1,-1,-1,-1,-1,-1,-1,-1,1,-1,-1, " V1_TAIL, NULL, "king may move at most 1"},
+        {V1_HEAD " ks:w spd:-1,-1,-1,-1,-1,-1,-1,1, " V1_TAIL, NULL, "king may move at most 1"}, /* before mercenaries */
+        /* Passable: a corner for the king, the throne for every piece. */
+        {V1_HEAD " ks:w corp:tK " V1_TAIL, "brandubh", NULL},
+        {V1_HEAD " ks:w corp: " V1_TAIL, NULL, "reaches a corner"},
+        {V1_HEAD " ks:w cenp:tcnkmTCNM " V1_TAIL, NULL, "passes the empty throne"},
+        {V1_HEAD " ks:w cenp:TCNKM " V1_TAIL, NULL, "passes the empty throne"},
+        {V1_HEAD " ks:w aforp:K dforp:tT " V1_TAIL, "brandubh", NULL},
+        /* Stoppable. */
+        {V1_HEAD " ks:w cors:tK " V1_TAIL, NULL, "cors:K"},
+        {V1_HEAD " ks:w cors:kK " V1_TAIL, "brandubh", NULL},
+        {V1_HEAD " ks:w cens: " V1_TAIL, NULL, "come back to the throne"},
+        {V1_HEAD " ks:w cens:tK " V1_TAIL, NULL, "cens without t"},
+        {V1_HEAD " ks:w afors:t dfors:tcnkmgTCNKMG " V1_TAIL, "brandubh", NULL},
+        /* Hostile. */
+        {V1_HEAD " ks:w corh:tcnkmTCNM " V1_TAIL, NULL, "corh:tTK"},
+        {V1_HEAD " ks:w cenh:T cenhe: start:" START, NULL, "cenh without T"},
+        {V1_HEAD " ks:w cenhe: start:" START, "brandubh", NULL}, /* cenh the default: the king is armed anyway */
+        {V1_HEAD " ks:w cenh: start:" START, NULL, "hostile to nobody"},
+        {V1_HEAD " ks:w cenh: cenhe: aforh: dforh:TCNKMG start:" START, "brandubh", NULL},
+        /* Who may come back: corners change nothing, the throne decides. */
+        {V1_HEAD " ks:w cenh: cenhe: corre:tT start:" START, "brandubh", NULL},
+        {V1_HEAD " ks:w cenh: cenhe: cenre:tcnkmTCNM start:" START, NULL, "come back to the throne"},
+        {V1_HEAD " ks:w cenh: cenhe: aforre: dforre:K start:" START, "brandubh", NULL},
+        /* Shieldwalls, edge forts, Linnaean captures, berserk. */
+        {V1_HEAD " ks:w cenh: cenhe: sw:s start:" START, NULL, "no shieldwall"},
+        {V1_HEAD " ks:w cenh: cenhe: sw:w start:" START, NULL, "no shieldwall"},
+        {V1_HEAD " ks:w cenh: cenhe: swf:n start:" START, "brandubh", NULL},
+        {V1_HEAD " ks:w cenh: cenhe: efe:y start:" START, NULL, "edge fort"},
+        {V1_HEAD " ks:w cenh: cenhe: linc:y start:" START, NULL, "Linnaean"},
+        {V1_HEAD " ks:w cenh: cenhe: ber:c start:" START, NULL, "berserk"},
+        {V1_HEAD " ks:w cenh: cenhe: ber:m start:" START, NULL, "berserk"},
+        /* The start: another, or the same with the ranks the other way. */
+        {V1_HEAD " ks:w cenh: cenhe: start:/3t3/3t3/7/ttTKTtt/3T3/3t3/3t3/", NULL, "Brandubh starts at"},
+        {V1_HEAD " ks:w cenh: cenhe: starti:" START, "brandubh", NULL},
+        /* A letter no OTN piece has. */
+        {V1_HEAD " ks:w cenh: cenhe: cenre:tcnkxTCNK start:" START, NULL, "'x' is no OTN piece"},
+    };
+    char why[300];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        why[0] = 0;
+        const game_t *g = otn_rules_variant(cases[i].rules, why, sizeof why);
+        if (cases[i].variant) {
+            ck_assert_msg(g == variants_find(cases[i].variant), "'%s': %s (want %s)", cases[i].rules,
+                          g ? g->name : why, cases[i].variant);
+        } else {
+            ck_assert_msg(!g, "'%s' taken as %s", cases[i].rules, g ? g->name : "");
+            ck_assert_msg(strstr(why, cases[i].why), "'%s': the reason '%s' lacks '%s'", cases[i].rules, why,
+                          cases[i].why);
+        }
+    }
+}
+END_TEST
+
 /* Every position and move text printed parses back, over random games of
  * both versions, in simple and full notation. */
 START_TEST(positions_and_moves_round_trip)
@@ -394,6 +505,14 @@ START_TEST(refused_rules_end_the_engine)
              START);
     const char *out = shell(line);
     ck_assert_msg(strncmp(out, "hello\nerror -1 ", 15) == 0 && strstr(out, "\nrc=1\n"), "%s", out);
+    /* The rules OpenTafl sent for a Brandubh whose king may not come back
+     * to the throne (issue 63): played, not refused. */
+    snprintf(line, sizeof line,
+             "printf 'rules dim:7 name:Brandub_v2 surf:n atkf:y ks:c cenre:tcnkmTCNM start:%s\nplay attackers\n' "
+             "| ./denham otep --movetime 50; echo rc=$?",
+             START);
+    out = shell(line);
+    ck_assert_msg(strncmp(out, "hello\nmove ", 11) == 0 && strstr(out, "\nrc=0\n"), "%s", out);
 }
 END_TEST
 
@@ -532,6 +651,7 @@ Suite *suite_otep(void)
     TCase *tc = tcase_create("otep");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, rules_strings_name_the_version);
+    tcase_add_test(tc, opentafl_serializer_strings);
     tcase_add_test(tc, positions_and_moves_round_trip);
     tcase_add_test(tc, whole_game_transcript);
     tcase_add_test(tc, analysis_transcript);

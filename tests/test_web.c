@@ -23,6 +23,8 @@
 #include "helpers.h"
 #include "../bench/tools/http_client.h"
 #include "../bench/tools/json_check.h"
+#include "web_layout.h"
+#include "web_page.h"
 
 #define WAIT_MS 60000
 
@@ -31,33 +33,18 @@ static cdp_t browser;
 static bool have_browser;
 static char base_url[64];
 
+static bool at_each_size;
+
 static void web_setup(void)
 {
-    have_browser = cdp_browser() != NULL;
-    if (!have_browser) {
-        fprintf(stderr, "browser tests: no Chromium (make deps installs it): not run\n");
-        return;
-    }
-    ck_assert_msg(served_start(&server, "--max-sessions 4"), "denham serve did not start");
-    snprintf(base_url, sizeof base_url, "http://127.0.0.1:%d/", server.port);
-    ck_assert_msg(cdp_start(&browser, 1280, 800), "Chromium did not start");
-    mkdir("build/screenshots", 0755);
+    at_each_size = false;
+    have_browser = web_fixture_start(&server, &browser, base_url, sizeof base_url, "--max-sessions 4", false);
 }
 
 static void web_teardown(void)
 {
-    if (!have_browser)
-        return;
-    /* No test may leave an error in the page's console: an uncaught
-     * exception, an unhandled rejection, console.error, a failed request. */
-    free(cdp_eval(&browser, "true", 10000)); /* the events still in the pipe */
-    char errors[sizeof browser.errors];
-    snprintf(errors, sizeof errors, "%s", cdp_errors(&browser));
-    cdp_stop(&browser);
-    ck_assert_msg(!errors[0], "the page reported errors:\n%.1500s", errors); /* check's messages are short */
-    pid_t pid = server.pid;
-    ck_assert_int_eq(served_stop(&server), 0);
-    ck_assert_int_eq(children_of(pid), 0); /* every engine went with the server */
+    if (have_browser)
+        web_fixture_stop(&server, &browser, true);
 }
 
 /* A string the page evaluates to (static; "" when none). */
@@ -129,40 +116,20 @@ static void window_size(int width, int height)
  * into it, the characters, then Enter). */
 static void type_into(const char *selector, const char *text)
 {
-    click(selector);
-    char params[512];
-    snprintf(params, sizeof params, "(document.querySelector(`%s`).select(), true)", selector); /* what was there goes */
-    free(cdp_eval(&browser, params, 10000));
-    snprintf(params, sizeof params, "{\"text\":\"%s\"}", text);
-    free(cdp_call(&browser, true, "Input.insertText", params, 10000));
-    free(cdp_call(&browser, true, "Input.dispatchKeyEvent",
-                  "{\"type\":\"keyDown\",\"key\":\"Enter\",\"code\":\"Enter\",\"windowsVirtualKeyCode\":13,"
-                  "\"text\":\"\\r\"}",
-                  10000));
-    free(cdp_call(&browser, true, "Input.dispatchKeyEvent",
-                  "{\"type\":\"keyUp\",\"key\":\"Enter\",\"code\":\"Enter\",\"windowsVirtualKeyCode\":13}", 10000));
+    web_type(&browser, selector, text);
 }
 
 /* Sets a form control's value as a person would, firing its change. */
 static void set_control(const char *id, const char *value)
 {
-    char expr[256];
-    snprintf(expr, sizeof expr,
-             "(() => { const e = document.getElementById('%s'); e.value = '%s'; "
-             "e.dispatchEvent(new Event('change')); return true; })()",
-             id, value);
-    free(cdp_eval(&browser, expr, 10000));
+    web_set_control(&browser, id, value);
 }
 
 /* The page is idle: nothing queued, no search, a person to move (or the
  * game over). */
 static bool page_waits_for_a_person(void)
 {
-    return cdp_wait(&browser,
-                    "(async () => { await denham.busy; const s = denham.state; return !!s && (!!s.result || "
-                    "(!s.chance && denham.seats[s.turn] === 'human' && (!denham.searching || "
-                    "denham.searching.kind === 'analysis'))); })()",
-                    WAIT_MS);
+    return web_waits_for_a_person(&browser);
 }
 
 /* The moves the page has played (static record, set up by the engine
@@ -259,8 +226,13 @@ static void click_move(const game_t *g, const record_t *r, move_t m)
     json_free(&j);
 }
 
+/* at_each_size: set by a test that plays at both sizes in turn, whose
+ * layout after each step is checked at the size of the window only (the
+ * other size has its own turn). */
+
 /* A person's move by clicks, checked: the page then holds exactly that
- * move (and what the die and Denham did after it), its board the engine's. */
+ * move (and what the die and Denham did after it), its board the engine's;
+ * the page's layout checked (nothing covered, nothing cut). */
 static void person_moves(const game_t *g, rng_t *rng)
 {
     record_t *r = page_record(g);
@@ -278,6 +250,8 @@ static void person_moves(const game_t *g, rng_t *rng)
     ck_assert_str_eq(page_string(expr), text);
     ck_assert(page_waits_for_a_person());
     assert_board_matches(g, page_record(g));
+    snprintf(expr, sizeof expr, "%s, after '%s'", g->name, text);
+    web_layout_check(&browser, expr, !at_each_size); /* nothing covered, nothing cut, at both sizes */
 }
 
 START_TEST(every_variant_played_by_clicks)
@@ -570,6 +544,7 @@ START_TEST(messages_inside_the_window)
 {
     if (!have_browser)
         return;
+    at_each_size = true;
     window_size(sizes[_i][0], sizes[_i][1]);
     served_t reasons;
     ck_assert(served_start(&reasons, "--engine tests/engines/reasons.sh"));
@@ -625,7 +600,7 @@ START_TEST(messages_inside_the_window)
     ck_assert(cdp_screenshot(&browser, _i ? "build/screenshots/chooser-phone.png" : "build/screenshots/chooser.png"));
     snprintf(sel, sizeof sel, "#chooser button[data-move=\"%s\"]", page_string("denham.legal.find((m) => m.call).move"));
     click(sel);
-    assert_message("#status", "called Brax");
+    assert_message("#status-line", "called Brax");
     snprintf(base_url, sizeof base_url, "%s", saved);
     free(cdp_eval(&browser, "true", 10000));
     ck_assert(cdp_navigate(&browser, "about:blank"));
@@ -732,6 +707,7 @@ START_TEST(the_end_drawn_and_the_board_read)
 {
     if (!have_browser)
         return;
+    at_each_size = true;
     window_size(sizes[_i][0], sizes[_i][1]);
     open_variant("bolix");
     set_control("preset", "people");
@@ -750,9 +726,9 @@ START_TEST(the_end_drawn_and_the_board_read)
     type_into("#fen-input", "bbbb2/7/8/9/wwww6/10/9/8/7/6 w 31 31 - 0");
     ck_assert(cdp_wait(&browser, "(async () => { await denham.busy; return denham.state.fen.startsWith('bbbb2'); })()", WAIT_MS));
     click("[data-cell=\"e5\"]");
-    assert_message("#status", "White has five in a row: e1 e2 e3 e4 e5.");
-    if (_i == 0)
-        assert_message("#banner", "White has five in a row: e1 e2 e3 e4 e5.");
+    /* The end said once, in the banner; the status says what now. */
+    assert_message("#banner", "White has five in a row: e1 e2 e3 e4 e5.");
+    assert_message("#status", "Game over: New game, Undo, or Open another.");
     /* The decisive cells the engine names, each drawn, and no other. */
     ck_assert_str_eq(page_string("[...denham.state.result.decisive].sort().join(' ')"), "e1 e2 e3 e4 e5");
     ck_assert_str_eq(page_string("String(denham.state.result.decisive.every((c) => "
@@ -774,6 +750,7 @@ START_TEST(reading_the_board)
 {
     if (!have_browser)
         return;
+    at_each_size = true;
     window_size(sizes[_i][0], sizes[_i][1]);
     open_variant("brax");
     set_control("preset", "people");
@@ -973,6 +950,12 @@ START_TEST(over_max_sessions)
         ck_assert(cdp_navigate(&browser, base_url));
         assert_message("#no-engine", "Every engine is taken");
         assert_in_view("#no-engine-retry");
+        /* The option's name on one line: never "(--" and "max-sessions)". */
+        ck_assert_msg(strcmp(page_string("String([...document.querySelectorAll('#no-engine-why .nowrap')].some((w) => "
+                                         "w.textContent.includes('--max-sessions') && w.getClientRects().length === 1))"),
+                             "true") == 0,
+                      "%dx%d: --max-sessions is not kept whole", sizes[k][0], sizes[k][1]);
+        web_layout_check(&browser, "the tab over --max-sessions", false);
     }
     char path[128];
     snprintf(path, sizeof path, "/api/sessions/%s", ids[0]);
@@ -1109,6 +1092,7 @@ START_TEST(screenshots_of_every_family)
 {
     if (!have_browser)
         return;
+    at_each_size = true;
     static const char *const families[] = {"brax", "brax-4p", "brandubh", "bolix", "jinxx", "jinxx-4p"};
     for (int k = 0; k < 2; k++) {
         window_size(sizes[k][0], sizes[k][1]);

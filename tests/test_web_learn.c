@@ -16,13 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../bench/tools/cdp.h"
 #include "../bench/tools/http_client.h"
 #include "../bench/tools/json_check.h"
 #include "helpers.h"
+#include "web_layout.h"
+#include "web_page.h"
 
 #define WAIT_MS 60000
 
@@ -33,26 +34,13 @@ static char base_url[64];
 
 static void learn_setup(void)
 {
-    have_browser = cdp_browser() != NULL;
-    if (!have_browser) {
-        fprintf(stderr, "browser tests: no Chromium (make deps installs it): not run\n");
-        return;
-    }
-    ck_assert_msg(served_start(&server, "--max-sessions 4"), "denham serve did not start");
-    snprintf(base_url, sizeof base_url, "http://127.0.0.1:%d/", server.port);
-    ck_assert_msg(cdp_start(&browser, 1280, 800), "Chromium did not start");
-    free(cdp_call(&browser, true, "Log.enable", NULL, 10000)); /* failed loads count as errors too */
-    mkdir("build/screenshots", 0755);
+    have_browser = web_fixture_start(&server, &browser, base_url, sizeof base_url, "--max-sessions 4", true);
 }
 
 static void learn_teardown(void)
 {
-    if (!have_browser)
-        return;
-    cdp_stop(&browser);
-    pid_t pid = server.pid;
-    ck_assert_int_eq(served_stop(&server), 0);
-    ck_assert_int_eq(children_of(pid), 0);
+    if (have_browser)
+        web_fixture_stop(&server, &browser, false); /* each test asserts its page's errors itself */
 }
 
 /* A string the page evaluates to (static; "" when none). */
@@ -96,12 +84,7 @@ static void open_variant(const char *variant)
 /* Sets a form control's value as a person would, firing its change. */
 static void set_control(const char *id, const char *value)
 {
-    char expr[256];
-    snprintf(expr, sizeof expr,
-             "(() => { const e = document.getElementById('%s'); e.value = '%s'; "
-             "e.dispatchEvent(new Event('change')); return true; })()",
-             id, value);
-    free(cdp_eval(&browser, expr, 10000));
+    web_set_control(&browser, id, value);
 }
 
 static void click(const char *selector)
@@ -133,11 +116,7 @@ static const char *page_state(void)
 
 static bool page_waits_for_a_person(void)
 {
-    return cdp_wait(&browser,
-                    "(async () => { await denham.busy; const s = denham.state; return !!s && (!!s.result || "
-                    "(!s.chance && denham.seats[s.turn] === 'human' && (!denham.searching || "
-                    "denham.searching.kind === 'analysis'))); })()",
-                    WAIT_MS);
+    return web_waits_for_a_person(&browser);
 }
 
 /* JavaScript: true when the element matching the selector (a string
@@ -189,7 +168,7 @@ START_TEST(a_persons_flag_falls)
     /* Two seconds later the first player's flag has fallen. */
     ck_assert_msg(cdp_wait(&browser, "!document.getElementById('banner').hidden", 10000), "no result shown");
     const char *banner = page_string("document.getElementById('banner').textContent");
-    snprintf(want, sizeof want, "%c%s won: %s ran out of time", second[0] - 'a' + 'A', second + 1, first);
+    snprintf(want, sizeof want, "%c%s won: %s ran out of time.", second[0] - 'a' + 'A', second + 1, first);
     ck_assert_msg(strcmp(banner, want) == 0, "banner '%s', not '%s'", banner, want);
     ck_assert_msg(page_true(IN_VIEW("'#banner'")), "%dx%d: the result is not in view", w, h);
     ck_assert_str_eq(page_string("document.querySelector('#clocks .clock.flagged .clock-name').textContent"), first);
@@ -263,6 +242,7 @@ END_TEST
 static void person_types_a_move(void)
 {
     ck_assert_msg(page_waits_for_a_person(), "the page is not waiting for a person: %s", page_state());
+    web_layout_check(&browser, page_string("denham.layout.variant + ' at ply ' + denham.game.moves.length"), true);
     free(cdp_eval(&browser, "(() => { const i = document.getElementById('move-input'); i.value = denham.legal[0].move; "
                             "i.form.requestSubmit(); return true; })()",
                   10000));

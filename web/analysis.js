@@ -49,15 +49,16 @@ export function scoreWords(info, layout, mover) {
   const two = teams.length === 2;
   const other = two ? teams[1 - moverTeam] : null;
   const mine = two ? teams[moverTeam] : layout.seats[mover].name;
+  // With more than two sides a lost score names no winner: the mover loses.
   if (info.kind === 'mate') {
     const n = Math.abs(info.value);
-    const winner = info.value > 0 ? mine : (other || `${mine}'s opponents`);
-    return { text: `${clean(winner)} wins in ${n}`, lead: info.value > 0 ? 1 : -1, win: true };
+    const text = info.value > 0 || other ? `${clean(info.value > 0 ? mine : other)} wins in ${n}` : `${clean(mine)} loses in ${n}`;
+    return { text, lead: info.value > 0 ? 1 : -1, win: true };
   }
   const v = info.value;
   if (layout.dice && Math.abs(v) >= 10000) {
-    const winner = v > 0 ? mine : (other || `${mine}'s opponents`);
-    return { text: `${clean(winner)} wins`, lead: Math.sign(v), win: true };
+    const text = v > 0 || other ? `${clean(v > 0 ? mine : other)} wins` : `${clean(mine)} loses`;
+    return { text, lead: Math.sign(v), win: true };
   }
   if (two) {
     const ahead = v >= 0 ? mine : other;
@@ -122,6 +123,13 @@ export function plotPly(plot, clientX, clientY, n) {
   return Math.max(0, Math.min(n, Math.round(((p.x - PLOT.L) / (PLOT.R - PLOT.L)) * n)));
 }
 
+// A dot in a colour: filled, or hollow and ringed (own). Properties of
+// its style (the page's policy refuses a style attribute).
+function paint(dot, own, color) {
+  dot.style.fill = own ? '#fff' : color;
+  if (own) dot.style.stroke = color;
+}
+
 export function renderPlot(plot, evals, n, at, layout) {
   plot.replaceChildren();
   if (!layout) return;
@@ -136,19 +144,28 @@ export function renderPlot(plot, evals, n, at, layout) {
   // The legend: who is ahead above and below the zero line.
   const up = two ? `${clean(layout.teams[0])} ahead ↑` : 'the mover ahead ↑ (its colour)';
   svg('text', { x: L + 1, y: T - 3, class: 'plot-text' }, plot).textContent = up;
-  if (two) svg('text', { x: L + 1, y: B + 8, class: 'plot-text' }, plot).textContent = `${clean(layout.teams[1])} ahead ↓`;
-  // Which points are whose: the analysis filled, Denham's own search hollow.
-  svg('circle', { cx: 170, cy: T - 5.5, r: 1.6, class: 'plot-dot' }, plot);
+  // (the other side's inside the plot's foot: the axis's numbers run below)
+  if (two) svg('text', { x: L + 1.5, y: B - 2, class: 'plot-text' }, plot).textContent = `${clean(layout.teams[1])} ahead ↓`;
+  // Which points are whose: the analysis filled, Denham's own search hollow
+  // (with more sides, each in its mover's colour: the legend's in ink).
+  const legend = (cx, own) => {
+    const d = svg('circle', { cx, cy: T - 5.5, r: 1.6, class: own ? 'plot-dot own' : 'plot-dot' }, plot);
+    if (!two) paint(d, own, 'var(--ink)');
+  };
+  legend(170, false);
   svg('text', { x: 173, y: T - 3, class: 'plot-text' }, plot).textContent = 'analysis';
-  svg('circle', { cx: 212, cy: T - 5.5, r: 1.6, class: 'plot-dot own' }, plot);
+  legend(212, true);
   svg('text', { x: 215, y: T - 3, class: 'plot-text' }, plot).textContent = "Denham's moves";
-  // The axis: move numbers (plies) along the bottom.
+  // The axis: move numbers (plies) along the bottom; none where its number
+  // would run into the last one's "ply n" (about 4.5 units a character).
+  const last = `ply ${n}`, lastLeft = R - last.length * 4.5 - 3;
   const step = Math.max(1, Math.ceil(n / 6 / 5) * 5);
   for (let p = step; p < n; p += step) {
     svg('line', { x1: x(p), y1: B, x2: x(p), y2: B + 2, class: 'plot-tick' }, plot);
+    if (x(p) + String(p).length * 2.25 > lastLeft) continue;
     svg('text', { x: x(p), y: H - 2, class: 'plot-text', 'text-anchor': 'middle' }, plot).textContent = String(p);
   }
-  svg('text', { x: R, y: H - 2, class: 'plot-text', 'text-anchor': 'end' }, plot).textContent = `ply ${n}`;
+  svg('text', { x: R, y: H - 2, class: 'plot-text', 'text-anchor': 'end' }, plot).textContent = last;
   const pts = [];
   evals.forEach((e, ply) => {
     if (!e) return;
@@ -161,7 +178,11 @@ export function renderPlot(plot, evals, n, at, layout) {
   }
   for (const [a, b, e] of pts) {
     const dot = svg('circle', { cx: a, cy: b, r: 1.6, class: e.own ? 'plot-dot own' : 'plot-dot' }, plot);
-    if (!two) dot.setAttribute('fill', layout.colors[e.mover]);
+    dot.dataset.mover = e.mover;
+    // The mover's colour, as the legend says: filled, or hollow and ringed
+    // for Denham's own moves (a style: the class's fill would win over an
+    // attribute).
+    if (!two) paint(dot, e.own, layout.colors[e.mover]);
   }
   svg('line', { x1: x(at), y1: T, x2: x(at), y2: B, class: 'plot-cursor' }, plot);
   plot.dataset.points = String(pts.length);

@@ -5,16 +5,17 @@
 // through PROTOCOL.md (`layout`, `state`, `legalmoves`, `go`, `info`):
 // this file knows no game's rules, and leaves drawing to board.js, the
 // engine's transport to session.js, the numbers' words and plot to
-// analysis.js, the record and what survives a reload to record.js and the
-// wording of messages to messages.js. A game added to the engine appears
-// here unchanged.
+// analysis.js, the record and what survives a reload to record.js, the
+// wording of messages to messages.js and the replay of a match to
+// replay.js. A game added to the engine appears here unchanged.
 
 import { Board } from './board.js';
 import { EngineSession } from './session.js';
 import { GameClock } from './clock.js'; // issue 54: clocks
-import { Messages, capitalise } from './messages.js';
+import { Messages, capitalise, goneText, resultText, refusal, bringIntoView, setWords } from './messages.js';
 import * as record from './record.js';
-import { parseInfo, centipawns, renderLines, renderPlot as drawPlot, plotPly } from './analysis.js';
+import { parseInfo, centipawns, renderLines, renderPlot as drawPlot } from './analysis.js';
+import { createReplay } from './replay.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -39,7 +40,10 @@ const app = {
   settings: { movetime: 1000, skill: 20, threads: 1, multipv: 1 },
 };
 window.denham = app; // for tests and the curious
-app.clock = new GameClock(app, () => { interrupt(); render(); }); // issue 54: clocks (a flag fall ends the game)
+// issue 54: clocks. A flag fall ends the game; a new time control lifts a
+// fallen flag (the position shown again as the engine has it).
+app.clock = new GameClock(app, () => { interrupt(); render(); persist(); },
+  () => exclusive(async () => { if (app.state && app.view === null) await sync(); persist(); }).then(() => exclusive(advance)));
 
 // ---- helpers ----
 
@@ -321,14 +325,20 @@ function show(state, legal) {
   if (app.laps) app.laps.persisted = performance.now() - app.laps.t0;
 }
 
-// What survives a reload: the game in the address (a link) and, with the
-// seats and settings, in localStorage.
+// What survives a reload: the game in progress in the address (a link)
+// and, with the seats, the settings and its clocks, in localStorage; a
+// replay shown over it (the replayed game and the move shown) in
+// localStorage only: the address stays the person's game.
 function persist() {
   if (!app.layout) return;
-  record.writeAddress(app.layout.variant, app.game);
+  const home = app.view === null ? { variant: app.layout.variant, game: app.game, seats: app.seats } : app.myGame;
+  record.writeAddress(home ? home.variant : app.layout.variant, home ? home.game : null);
   record.save({
-    variant: app.layout.variant, game: app.game, seats: app.seats, settings: app.settings,
+    variant: home ? home.variant : app.layout.variant, game: home ? home.game : { start: 'startpos', moves: [] },
+    seats: home ? home.seats : app.seats, settings: app.settings,
     analyse: $('analyse').checked, flipped: app.board.flipped,
+    clock: app.view === null ? app.clock.snapshot() : (app.myGame && app.myGame.clock) || null,
+    replay: app.view === null ? null : { game: app.replaying, view: replay.viewWanted() },
   });
 }
 
@@ -351,27 +361,37 @@ function render() {
       const b = document.createElement('button');
       b.textContent = m.label || m.move;
       b.dataset.move = m.move;
+      if (m.note) { // what the move does, in the engine's words
+        b.title = m.note;
+        b.setAttribute('aria-description', m.note);
+      }
       b.addEventListener('click', () => playMove(m.move));
       specials.append(b);
     }
   }
   $('chooser').hidden = true;
+  // The banner: the result once the game is over (said there only), or
+  // the seats out of a game that goes on (a Jinxx player vaporized).
   const banner = $('banner');
-  if (st && st.result) {
-    banner.textContent = resultText(st);
-    banner.hidden = false;
-  } else {
-    banner.hidden = true;
-  }
+  const gone = st && !st.result ? goneText(st, seatName) : '';
+  const said = st && st.result ? resultText(st, seatName) : gone;
+  const news = said !== banner.textContent;
+  banner.textContent = said;
+  banner.hidden = !banner.textContent;
+  banner.classList.toggle('gone', !!gone);
+  if (news && !banner.hidden) bringIntoView(banner); // news: where the person looks (a phone may be scrolled to the board)
   app.baseStatus = '';
   if (st && !st.result) {
     const die = st.die ? ', the die shows' : '';
-    const notes = (st.notes || []).join('; ');
-    app.baseStatus = capitalise(`${seatName(st.turn)} to move${die}${st.chance ? ', the die to roll' : ''}${notes ? ' — ' + notes : ''}`);
+    app.baseStatus = capitalise(`${seatName(st.turn)} to move${die}${st.chance ? ', the die to roll' : ''}`);
   } else if (st) {
-    app.baseStatus = `Game over. ${resultText(st)}`;
+    app.baseStatus = app.clock.flag ? 'Game over on time: New game, or Clock "none" to play on.'
+      : 'Game over: New game, Undo, or Open another.';
   }
   status(app.baseStatus);
+  // What the engine says of the position (a Brax call, why Jinxx's mover
+  // may roll again): beside the status, kept while a move is being made.
+  $('status-notes').textContent = st && !st.result ? (st.notes || []).join('; ') : '';
   $('fen-shown').textContent = st ? st.fen : '';
   const die = $('die');
   die.hidden = !(st && st.die && !st.result);
@@ -387,24 +407,29 @@ function render() {
   renderPlot();
 }
 
-// The result as the engine says it (`result.text`: who won, how and
-// where; the cells it names in `result.decisive` are drawn by the board).
-// A result the app made itself (a flag fall) has no text: who won and why.
-function resultText(st) {
-  const r = st.result;
-  if (r.text) return r.text;
-  const who = r.kind === 'win' ? `${r.players.map(seatName).join(' and ')} won` : 'Drawn';
-  return capitalise(`${who}: ${r.reason}`);
+// A cell as people call it: the layout's name where its id is no square
+// of the board ("South's tree by a1"), else its id ("e4").
+function cellName(id) {
+  const c = app.board && app.board.cells.get(id);
+  return c && c.name ? c.name : id;
 }
 
-// A half-made move on the board: the status says what the next click does.
+// A half-made move on the board: the status says what the next click does
+// (the engine's notes, a Brax call, stay beside it).
 function onSelect(selection, next) {
   if (!selection.length || !app.state) { status(app.baseStatus || ''); return; }
   const who = capitalise(seatName(app.state.turn));
+  const picked = selection.map(cellName).join(' to ');
   if (next === 'take') status(`${who}: choose the piece to take (ringed), or Esc`);
-  else if (next === 'to') status(`${who}: ${selection.join('-')} picked; now where it goes (marked), or Esc`);
-  else if (next === 'to+') status(`${who}: ${selection.join('-')} picked; now where it goes (marked; a ringed, crossed piece is taken), or Esc`);
-  else status(`${who}: ${selection.join('-')}`);
+  else if (next === 'to') status(`${who}: ${picked} picked; now where it goes (marked), or Esc`);
+  else if (next === 'to+') status(`${who}: ${picked} picked; now where it goes (marked; a ringed, crossed piece is taken), or Esc`);
+  else status(`${who}: ${picked}: choose the move below, or Esc`);
+}
+
+// A click on a cell where no move of the mover's starts: said, not ignored.
+function deadClick(id) {
+  if (!app.state) return;
+  status(`${capitalise(seatName(app.state.turn))}: no move starts at ${cellName(id)}`);
 }
 
 // The moves by turns: one row per turn (a seat's plies in a row: a Brax
@@ -442,7 +467,7 @@ function renderMoveList() {
     if (app.view !== null) {
       span.tabIndex = 0;
       span.setAttribute('role', 'button');
-      span.addEventListener('click', () => stepReplay(i + 1));
+      span.addEventListener('click', () => replay.stepReplay(i + 1));
     }
     row.append(' ', span);
   });
@@ -555,14 +580,6 @@ function playMove(move, clickedAt = performance.now()) {
   });
 }
 
-// The engine's refusal in words: "illegal move 'X': <the rule>" (the rule
-// when the engine gives one), never the move twice.
-function refusal(move, why) {
-  const m = /^illegal move '([^']*)'(?::\s*(.*))?$/.exec(why);
-  if (!m) return `'${move}': ${why}`;
-  return m[2] ? `Illegal move '${m[1]}': ${m[2]}` : `Illegal move '${m[1]}'.`;
-}
-
 // A typed move as the engine writes it: the legal move it names in any
 // case, else in lower case when every legal move is (the notation does not
 // care), else as typed.
@@ -611,7 +628,7 @@ async function newGame(variant, start = 'startpos', moves = []) {
     app.view = null;
     app.viewWanted = null;
     app.replaying = null;
-    updateReplayWhere();
+    replay.updateReplayWhere();
     app.evals = [];
     app.lines = [];
     app.lastLegalEntry = null;
@@ -677,6 +694,12 @@ function setSeats(seats) {
 }
 
 function undo() {
+  if (app.clock.flag && app.view === null) {
+    // A clock at zero takes no time back: the game stays over, and says how
+    // to play on.
+    showError('The game ended on time, and Undo brings no time back: choose "none" under Clock to play on without clocks, or start a New game.');
+    return Promise.resolve();
+  }
   interrupt();
   return exclusive(async () => {
     await stopSearch();
@@ -709,214 +732,40 @@ async function restartEngine() {
   await reinitEngine();
 }
 
-// ---- replay of a match ----
-
-function loadGames(text) {
-  const games = record.parseGames(text);
-  app.replayGames = games;
-  const list = $('games-list');
-  list.replaceChildren();
-  games.forEach((g, i) => {
-    const o = document.createElement('option');
-    o.value = i;
-    o.textContent = `#${g.index} ${g.variant}: ${g.p1} vs ${g.p2}, ${g.result} (${g.reason})`;
-    list.append(o);
-  });
-  list.value = '0';
-  return replayGame(0);
-}
-
-// A replayed game is shown beside the game in progress, never instead of
-// it: "Back to my game" returns to it, "Play from here" plays on from the
-// position shown (the game in progress then kept for Back).
-async function replayGame(i) {
-  const g = app.replayGames[i];
-  if (!g) return;
-  if (app.view === null && app.layout && app.game.moves.length) {
-    app.myGame = { variant: app.layout.variant, game: app.game, seats: app.seats, turns: app.turns, evals: app.evals };
-  }
-  await newGame(g.variant, g.start);
-  await exclusive(async () => {
-    await stopSearch();
-    app.game = { start: g.start, moves: g.moves };
-    app.replaying = g;
-    app.turns = [];
-    app.evals = [];
-    app.view = 0;
-    app.viewWanted = 0;
-    await sync();
-    updateReplayWhere();
-  });
-  evaluateReplay(g);
-}
-
-// The evaluation plot of a replayed game: a short search of every
-// position, in the background (a step is never kept waiting by it).
-function evaluateReplay(g) {
-  const moves = g.moves;
-  const one = (ply) => background(async () => {
-    if (app.game.moves !== moves) return; // another game meanwhile
-    await stopSearch();
-    const command = positionCommand(moves.slice(0, ply));
-    const known = described.get(describedKey(command));
-    if (known) await app.session.send(command);
-    const st = known ? known.state : (await describePosition(command)).state;
-    if (st.result || st.chance) return;
-    let last = null, stopped = false;
-    const seen = (line) => { if (line.startsWith('info depth')) last = parseInfo(line) || last; };
-    app.session.lineHandlers.push(seen);
-    jobs.stopBackground = () => { stopped = true; jobs.stopBackground = null; app.session.send('stop').catch(() => {}); };
-    try {
-      await app.session.ask('go depth 5', 'bestmove', 60000);
-    } finally {
-      jobs.stopBackground = null;
-      app.session.lineHandlers.splice(app.session.lineHandlers.indexOf(seen), 1);
-    }
-    if (stopped) { one(ply); return; } // cut short for a person (whose work sends its position): again, later
-    await app.session.send(positionCommand()); // the engine back at the page's position
-    if (last && app.game.moves === moves) {
-      app.evals[ply] = { cp: centipawns(last), mover: st.turn, own: false };
-      renderPlot();
-    }
-  });
-  // First every position described, a few at a piece (a step to any is
-  // then drawn at its click, however quick the clicks), then the searches.
-  const DESCRIBED_A_PIECE = 8;
-  for (let from = 0; from <= moves.length; from += DESCRIBED_A_PIECE) {
-    background(async () => {
-      if (app.game.moves !== moves) return;
-      await stopSearch();
-      for (let ply = from; ply <= Math.min(moves.length, from + DESCRIBED_A_PIECE - 1); ply++) {
-        const command = positionCommand(moves.slice(0, ply));
-        if (!described.has(describedKey(command))) await describePosition(command);
-      }
-      await app.session.send(positionCommand()); // the engine back at the page's position
-    });
-  }
-  for (let ply = 0; ply <= moves.length; ply++) one(ply);
-  background(startAnalysis);
-}
-
-// A step of the replay: where to go is decided at the click (three quick
-// clicks are three steps). A position the page knows is drawn at the
-// click, unless a person's earlier work is still to finish (it would draw
-// over it); the engine follows (the position, the neighbours, the
-// analysis) when it is free. Steps still queued are drawn once, at the last.
-function stepReplay(to) {
-  if (app.view === null) return Promise.resolve();
-  app.viewWanted = Math.max(0, Math.min(app.game.moves.length, to));
-  const t0 = performance.now();
-  const stopping = app.searching ? app.searching.kind : jobs.stopBackground ? 'background' : null;
-  const queued = jobs.bg.length; // the plot's work still to do at the click
-  const measure = () => measureDrawn(t0, (ms) => { app.lastStepMs = ms; }); // the click to its frame (bench_denham web-board)
-  const known = described.get(describedKey(positionCommand(app.game.moves.slice(0, app.viewWanted))));
-  // Only replay steps ahead, none drawing: nothing would draw over this.
-  const onlySteps = jobs.fg.every((j) => j.step) && !(jobs.current && jobs.current.fg && !jobs.current.step);
-  if (known && app.viewWanted !== app.view && onlySteps && !app.stepDrawing) {
-    app.laps = { t0, stopping, queued, atOnce: true };
-    interrupt(); // the analysis of the last step: its lines are not this one's
-    app.token++; // nor those of one about to start there
-    app.view = app.viewWanted;
-    app.lastLegalEntry = null;
-    show({ ...known.state }, known.legal);
-    updateReplayWhere();
-    measure();
-    app.stepPending = true; // the engine is yet to follow
-  }
-  return exclusiveStep(async () => {
-    if (app.view === null || app.viewWanted === null) return;
-    if (app.viewWanted === app.view && !app.stepPending) return; // drawn and followed by an earlier click's work
-    const atOnce = app.stepPending;
-    app.stepPending = false;
-    if (!atOnce) app.laps = { t0, stopping, queued };
-    await stopSearch();
-    if (app.laps && !atOnce) app.laps.stopped = performance.now() - t0;
-    if (app.viewWanted !== app.view) {
-      app.view = app.viewWanted;
-      app.lastLegalEntry = null;
-      app.stepDrawing = true;
-      try {
-        await sync(() => { app.stepDrawing = false; updateReplayWhere(); measure(); });
-      } finally {
-        app.stepDrawing = false;
-      }
-    } else {
-      await app.session.send(positionCommand());
-    }
-    await describeNeighbours();
-    await startAnalysis();
-  });
-}
-
-// The replay's position as the person last asked for it.
-function viewWanted() { return app.viewWanted ?? app.view; }
-
-function updateReplayWhere() {
-  const bar = $('replay-bar');
-  bar.hidden = app.view === null;
-  const plot = $('plot');
-  plot.classList.toggle('steps', app.view !== null);
-  plot.setAttribute('aria-label', app.view === null ? 'Evaluation over the game'
-    : 'Evaluation over the game: click a point to go to that move');
-  if (app.view === null) return;
-  const g = app.replaying;
-  $('replay-where').textContent = `Replay${g ? ` of #${g.index} ${g.p1} vs ${g.p2}` : ''}: move ${app.view} of ${app.game.moves.length}`;
-  $('replay-back-to-game').hidden = !app.myGame;
-}
-
-// Leaves a replay: back to the game in progress when there was one.
-function backToMyGame() {
-  const mine = app.myGame;
-  app.myGame = null;
-  app.replaying = null;
-  if (!mine) { playFromHere(); return Promise.resolve(); }
-  return newGame(mine.variant, mine.game.start, mine.game.moves).then(() => exclusive(async () => {
-    app.seats = mine.seats.length === app.layout.players ? mine.seats : app.seats;
-    renderSeats();
-    render();
-    persist();
-  })).then(() => exclusive(advance));
-}
-
-// Plays on from the replayed position: it becomes the game (the one in
-// progress before stays for "Back to my game" no more: it was asked for).
-function playFromHere() {
-  return exclusive(async () => {
-    await stopSearch();
-    if (app.view === null) return;
-    app.game = { start: app.game.start, moves: app.game.moves.slice(0, app.view) };
-    app.view = null;
-    app.viewWanted = null;
-    app.replaying = null;
-    app.myGame = null;
-    app.evals.length = app.game.moves.length + 1;
-    await sync();
-    updateReplayWhere();
-    status(`${app.baseStatus} (played on from the replay)`);
-  }).then(() => exclusive(advance));
+// Why the board takes no move now, or '' when it takes one.
+function whyNoMove() {
+  const st = app.state;
+  if (!st) return 'The game is still being set up.';
+  if (app.view !== null) return `This is a replay: the board shows move ${app.view} of ${app.game.moves.length}. "Play from here" to play on from it${app.myGame ? ', "Back to my game" to return' : ''}.`;
+  if (st.result && app.clock.flag) return 'The game is over on time: New game, or choose "none" under Clock to play on.';
+  if (st.result) return 'The game is over: New game, Undo, or Open another.';
+  if (st.chance) return 'The die is being rolled…';
+  if (app.seats[st.turn] === 'engine') return `${capitalise(seatName(st.turn))} is Denham's to play: wait for its move, or make the seat "a person" under Players.`;
+  return '';
 }
 
 // A click on the board when it takes none: why.
 function idleClick() {
-  const st = app.state;
-  if (!st) return;
-  if (app.view !== null) status(`This is a replay: the board shows move ${app.view} of ${app.game.moves.length}. "Play from here" to play on from it${app.myGame ? ', "Back to my game" to return' : ''}.`);
-  else if (st.result) status(`The game is over (${resultText(st)}). New game, Undo, or Open another.`);
-  else if (st.chance) status('The die is being rolled…');
-  else if (app.seats[st.turn] === 'engine') status(`${capitalise(seatName(st.turn))} is Denham's to play: wait for its move, or make the seat "a person" under Players.`);
+  const why = whyNoMove();
+  if (why) status(why);
 }
 
 // ---- controls ----
 
-function readSettings() {
+// The Engine panel's boxes, each within its bounds.
+function settingsFromBoxes() {
   const num = (id, lo, hi, dflt) => {
     const v = parseInt($(id).value, 10);
     return Number.isFinite(v) ? Math.max(lo, Math.min(hi, v)) : dflt;
   };
-  app.settings = {
+  return {
     movetime: num('movetime', 10, 600000, 1000), skill: num('skill', 0, 20, 20),
     threads: num('threads', 1, 64, 1), multipv: num('multipv', 1, 8, 1),
   };
+}
+
+function readSettings() {
+  app.settings = settingsFromBoxes();
   persist();
   return exclusive(async () => {
     await stopSearch();
@@ -932,14 +781,7 @@ function restoreSettings(saved) {
     if (Number.isFinite(s[id])) $(id).value = String(s[id]);
   }
   $('analyse').checked = saved.analyse === true;
-  const num = (id, lo, hi, dflt) => {
-    const v = parseInt($(id).value, 10);
-    return Number.isFinite(v) ? Math.max(lo, Math.min(hi, v)) : dflt;
-  };
-  app.settings = {
-    movetime: num('movetime', 10, 600000, 1000), skill: num('skill', 0, 20, 20),
-    threads: num('threads', 1, 64, 1), multipv: num('multipv', 1, 8, 1),
-  };
+  app.settings = settingsFromBoxes();
 }
 
 // Open: a games file (or one line of one). One game is set up to play on
@@ -948,12 +790,13 @@ async function openGames(text) {
   const games = record.parseGames(text);
   if (games.length > 1) {
     $('replay-panel').open = true;
-    return loadGames(text);
+    return replay.loadGames(text);
   }
   const g = games[0];
   if (!app.variants.includes(g.variant)) throw new Error(`no game '${g.variant}' here`);
   await newGame(g.variant, g.start, g.moves);
   status(`Opened: ${g.variant}, ${g.moves.length} moves${g.result && g.result !== '*' ? `, ${g.result} (${g.reason})` : ''}`);
+  replay.showBoard();
 }
 
 function wire() {
@@ -976,18 +819,19 @@ function wire() {
     e.preventDefault();
     const text = $('move-input').value.trim();
     if (!text) return;
-    if (!humanToMove()) { showError('It is not a person\'s turn: no move can be typed now.'); return; }
+    if (!humanToMove()) { showError(whyNoMove() || 'No move can be typed now.'); return; }
     $('move-input').value = '';
     playMove(typedMove(text));
   });
   $('fen-form').addEventListener('submit', (e) => {
     e.preventDefault();
-    const fen = $('fen-input').value.trim();
-    if (!fen) return;
+    const text = $('fen-input').value.trim();
+    if (!text) return;
+    const set = record.parseStart(text); // a FEN, or a position with its moves
     exclusive(async () => {
       await stopSearch();
       const before = app.game;
-      app.game = { start: `fen ${fen}`, moves: [] };
+      app.game = set;
       app.turns = [];
       app.view = null;
       app.viewWanted = null;
@@ -1000,6 +844,7 @@ function wire() {
         await sync();
         throw err;
       }
+      replay.showBoard();
     }).then(() => exclusive(advance));
   });
   $('download').addEventListener('click', () => {
@@ -1037,37 +882,10 @@ function wire() {
     app.token++;
     await restartEngine();
   }).then(() => exclusive(advance)));
-  $('games-file').addEventListener('change', async (e) => {
-    const file = e.target.files[0];
-    e.target.value = ''; // the same file chosen again is read again
-    if (!file) return;
-    if (file.size > 20 * 1024 * 1024) { showError('That file is larger than 20 MB.'); return; }
-    try { await loadGames(await file.text()); } catch (err) { showError(err.message); }
-  });
-  $('games-load').addEventListener('click', async () => {
-    try { await loadGames($('games-paste').value); } catch (err) { showError(err.message); }
-  });
-  $('games-list').addEventListener('change', (e) => replayGame(parseInt(e.target.value, 10)));
-  $('replay-start').addEventListener('click', () => stepReplay(0));
-  $('replay-back').addEventListener('click', () => stepReplay(viewWanted() - 1));
-  $('replay-next').addEventListener('click', () => stepReplay(viewWanted() + 1));
-  // In a replay the plot is a way through the game: a click goes to the
-  // move under it.
-  $('plot').addEventListener('click', (e) => {
-    if (app.view === null) return;
-    const ply = plotPly($('plot'), e.clientX, e.clientY, Math.max(app.game.moves.length, 1));
-    if (ply !== null) stepReplay(ply);
-  });
-  $('replay-end').addEventListener('click', () => stepReplay(app.game.moves.length));
-  $('replay-play-here').addEventListener('click', playFromHere);
-  $('replay-back-to-game').addEventListener('click', backToMyGame);
+  replay.wire(showError);
   document.addEventListener('keydown', (e) => {
     if (e.target.closest('input, textarea, select')) return;
-    if (e.key === 'ArrowLeft' && app.view !== null) stepReplay(viewWanted() - 1);
-    else if (e.key === 'ArrowRight' && app.view !== null) stepReplay(viewWanted() + 1);
-    else if (e.key === 'Home' && app.view !== null) stepReplay(0);
-    else if (e.key === 'End' && app.view !== null) stepReplay(app.game.moves.length);
-    else if (e.key === 'Escape') { $('chooser').hidden = true; app.board.clearSelection(); }
+    if (e.key === 'Escape') { $('chooser').hidden = true; app.board.clearSelection(); }
     else if (e.key === 'f') $('flip').click();
     else if (e.key === 'u') $('undo').click();
     else if (e.key === 'n') $('new-game').click();
@@ -1095,7 +913,7 @@ function onEngineState(info) {
 async function main() {
   messages = new Messages($('status'), $('error'), $('error-text'), $('error-close'));
   app.messages = messages;
-  app.board = new Board($('board'), playMove, chooseBetween, onSelect, idleClick);
+  app.board = new Board($('board'), playMove, chooseBetween, onSelect, idleClick, deadClick);
   wire();
   app.session.lineHandlers.push(onEngineLine);
   app.session.stateHandlers.push(onEngineState);
@@ -1107,7 +925,7 @@ async function main() {
       break;
     } catch (err) {
       status('');
-      $('no-engine-why').textContent = capitalise(`${err.message}.`);
+      setWords($('no-engine-why'), capitalise(`${err.message}.`)); // '(--max-sessions)' kept whole
       $('no-engine').hidden = false;
       await new Promise((resolve) => {
         const timer = setTimeout(resolve, 10000);
@@ -1142,13 +960,26 @@ async function main() {
   const variant = known(address.variant) ? address.variant : known(saved.variant) ? saved.variant
     : dflt ? dflt[1] : app.variants[0];
   let game = { start: 'startpos', moves: [] };
+  const savedGame = saved.game && Array.isArray(saved.game.moves) && typeof saved.game.start === 'string' ? saved.game : null;
   if (address.game) game = address.game;
-  else if (!address.variant && saved.variant === variant && saved.game && Array.isArray(saved.game.moves)) game = saved.game;
+  else if (!address.variant && saved.variant === variant && savedGame) game = savedGame;
+  // This visit's game is the one kept (not a link to another): its clocks
+  // and a replay shown over it come back too.
+  const same = saved.variant === variant && savedGame && record.positionArgument(savedGame) === record.positionArgument(game);
   if (saved.variant === variant && Array.isArray(saved.seats) && saved.seats.every((x) => x === 'human' || x === 'engine')) {
     app.seats = saved.seats;
   }
+  if (same) app.clock.restore(saved.clock);
   await newGame(variant, game.start, game.moves);
+  if (same && saved.replay && saved.replay.game && Array.isArray(saved.replay.game.moves)) await replay.reopenReplay(saved.replay);
   document.body.dataset.ready = 'true';
 }
+
+// The replay of a match, given the app's state and work.
+const replay = createReplay({
+  app, jobs, exclusive, exclusiveStep, background, stopSearch, interrupt, sync, show, describePosition,
+  describeNeighbours, known: (command) => described.get(describedKey(command)), positionCommand, measureDrawn,
+  startAnalysis, newGame, renderSeats, render, persist, advance, renderPlot, status,
+});
 
 main().catch((err) => showError(err.message, { anywhere: true }));

@@ -69,8 +69,9 @@ function extent(layout, extraLabels) {
 }
 
 export class Board {
-  constructor(container, onMove, onChoose, onSelect = () => {}, onIdleClick = () => {}) {
+  constructor(container, onMove, onChoose, onSelect = () => {}, onIdleClick = () => {}, onDeadClick = () => {}) {
     this.onIdleClick = onIdleClick; // () => void: a click when the board takes none
+    this.onDeadClick = onDeadClick; // (cell) => void: a click on a cell where no move starts
     this.container = container;
     this.onMove = onMove; // (moveText, clickedAt) => void
     this.onChoose = onChoose; // (moves, cancel) => void: several moves share the clicks
@@ -126,7 +127,7 @@ export class Board {
     const p = this.state && (this.state.pieces || []).find((q) => q.cell === id);
     const names = (this.layout.seats || []).map((s) => s.name);
     const what = p ? p.stack.map((q) => `${q.label || q.kind} of ${names[q.owner] || q.owner + 1}`).join(', ') : 'empty';
-    this.container.setAttribute('aria-label', `Board: ${id}, ${what}. Arrows move, Enter picks, Escape lets go.`);
+    this.container.setAttribute('aria-label', `Board: ${c.name || id}, ${what}. Arrows move, Enter picks, Escape lets go.`);
   }
 
   // The nearest cell from the cursor in a direction (dx, dy on the drawing).
@@ -196,6 +197,13 @@ export class Board {
     return [this.layout.width - c.x, this.layout.height - c.y];
   }
 
+  // Screen pixels per drawing unit (1 when the board is not laid out).
+  unitPx() {
+    const w = this.container.clientWidth, h = this.container.clientHeight;
+    if (!this.box || !w) return 1;
+    return Math.min(w / (this.box.x1 - this.box.x0), (h || Infinity) / (this.box.y1 - this.box.y0));
+  }
+
   cellSize() {
     const g = this.layout.geometry;
     return g === 'hex' ? 0.86 : g === 'lines' ? 0.42 : 0.5;
@@ -228,6 +236,7 @@ export class Board {
       t.textContent = lab.text;
     }
     if (this.state) for (const p of this.state.pieces || []) this.drawStack(g, p);
+    this.drawMarks(g);
     this.drawDecisive(g);
     this.drawHints(g);
     // The cursor while the keyboard has the board (not after a click).
@@ -255,13 +264,33 @@ export class Board {
     }
   }
 
+  // The cells the engine marks in a game going on (`state` `marks`: the
+  // men that must answer a Brax call): a thick ring and a "!" beside it,
+  // with the engine's sentence as its title.
+  drawMarks(g) {
+    const st = this.state;
+    if (!st || st.result || !Array.isArray(st.marks)) return;
+    const size = this.cellSize();
+    for (const m of st.marks) {
+      const c = this.cells.get(m.cell);
+      if (!c) continue;
+      const [x, y] = this.at(c);
+      const mark = el('g', { class: 'mark', 'data-mark': m.cell, 'aria-label': m.text, role: 'img' }, g);
+      el('title', {}, mark).textContent = m.text;
+      el('circle', { cx: x, cy: y, r: size * 1.2, class: 'mark-ring' }, mark);
+      const bx = x + size * 0.95, by = y - size * 0.95, br = size * 0.42;
+      el('circle', { cx: bx, cy: by, r: br, class: 'mark-badge' }, mark);
+      el('text', { x: bx, y: by, class: 'mark-text', 'font-size': (br * 1.5).toFixed(3) }, mark).textContent = '!';
+    }
+  }
+
   drawCell(g, c, isLast) {
     const [x, y] = this.at(c);
     // Named for assistive technology: a cell is a button called by its name
     // ("e3"); the pieces on it carry their own titles.
     // A cell is not focusable itself: a click leaves the focus on the board
     // (whose cursor the keyboard moves), not on a cell the next drawing drops.
-    const attrs = { class: `cell cell-${c.shape}`, 'data-cell': c.id, role: 'button', 'aria-label': c.id };
+    const attrs = { class: `cell cell-${c.shape}`, 'data-cell': c.id, role: 'button', 'aria-label': c.name || c.id };
     let shape;
     if (c.shape === 'square') {
       shape = el('rect', { ...attrs, x: x - 0.5, y: y - 0.5, width: 1, height: 1, fill: c.fill || '#eee', stroke: '#8a7f70', 'stroke-width': 0.02 }, g);
@@ -332,12 +361,14 @@ export class Board {
       for (const m of this.matching()) if (m.clicks.length > this.selection.length) next.add(m.clicks[this.selection.length]);
       if (this.selection.length > 0) {
         // Where the piece may go: a dot on an empty cell, a ring round a
-        // piece (shapes, not only colours).
+        // piece (shapes, not only colours). A dot is never under 17 px
+        // across on screen (a phone draws Brax's points 36 px apart).
+        const discR = Math.max(size * 0.36, 8.5 / this.unitPx());
         const occupied = new Set((this.state && this.state.pieces || []).map((p) => p.cell));
         for (const id of next) {
           const [x, y] = this.at(this.cells.get(id));
           if (occupied.has(id)) el('circle', { cx: x, cy: y, r: size * 0.98, class: 'target target-ring', 'data-target': id }, g);
-          else el('circle', { cx: x, cy: y, r: size * 0.36, class: 'target', 'data-target': id }, g);
+          else el('circle', { cx: x, cy: y, r: discR, class: 'target', 'data-target': id }, g);
         }
         // What the moves still possible would take: a ring and a cross.
         const taken = new Set();
@@ -351,10 +382,18 @@ export class Board {
       }
     }
     if (this.bestLine && this.bestLine.length >= 2) {
-      const pts = this.bestLine.map((id) => this.at(this.cells.get(id))).map(([x, y]) => `${x},${y}`).join(' ');
-      el('polyline', { points: pts, class: 'bestline', 'marker-end': '' }, g);
-      const [x, y] = this.at(this.cells.get(this.bestLine[this.bestLine.length - 1]));
-      el('circle', { cx: x, cy: y, r: 0.14, fill: '#1d6fd6', opacity: 0.75, 'pointer-events': 'none' }, g);
+      // The engine's best move: a green arrow with a white edge, a colour
+      // no board draws its lines in (lichess draws its arrows so).
+      const pts = this.bestLine.map((id) => this.at(this.cells.get(id)));
+      const line = pts.map(([x, y]) => `${x},${y}`).join(' ');
+      const [x, y] = pts[pts.length - 1], [px, py] = pts[pts.length - 2];
+      const len = Math.hypot(x - px, y - py) || 1, ux = (x - px) / len, uy = (y - py) / len, h = 0.3;
+      const head = `${x},${y} ${x - ux * h - uy * h * 0.7},${y - uy * h + ux * h * 0.7} ${x - ux * h + uy * h * 0.7},${y - uy * h - ux * h * 0.7}`;
+      const arrow = el('g', { class: 'bestmove', 'data-bestmove': this.bestLine.join(',') }, g);
+      el('polyline', { points: line, class: 'bestline-edge' }, arrow);
+      el('polygon', { points: head, class: 'bestline-edge' }, arrow);
+      el('polyline', { points: line, class: 'bestline' }, arrow);
+      el('polygon', { points: head, class: 'bestline-head' }, arrow);
     }
   }
 
@@ -385,8 +424,15 @@ export class Board {
     if (!this.enabled) { this.onIdleClick(id); return; }
     let prefix = [...this.selection, id];
     if (this.matching(prefix).length === 0) {
-      // Not a continuation: start again from this cell, or let go.
+      // Not a continuation: start again from this cell, or let go and say
+      // why (nothing happening after a click tells a person nothing).
       prefix = this.matching([id]).length ? [id] : [];
+      if (!prefix.length) {
+        this.selection = [];
+        this.render();
+        this.onDeadClick(id);
+        return;
+      }
     }
     const candidates = this.matching(prefix);
     const exact = candidates.filter((m) => m.clicks.length === prefix.length && prefix.length > 0);

@@ -10,11 +10,16 @@
 // is to be rolled, and a roll earns no increment (nor does rolling again:
 // a move after which the same seat rolls again). Clocks stop in replay and
 // while the Analyse box is ticked.
+// The clocks survive a reload: snapshot() is what the app keeps (the
+// control, each seat's time, a fallen flag, the running seat and when), and
+// restore() takes it back for the same game, the time since the snapshot
+// counted to the seat whose clock was running (a flag may fall then).
 // It reads the app's state (app.game, app.view, app.state, app.layout) and
 // its own controls (#time-control, #time-base, #time-inc, #clocks); it may
 // write only app.state.result, when a flag falls, and then calls the
-// onFlag the app gave it (which stops Denham and draws the end). Nothing
-// else of app.js, board.js or session.js.
+// onFlag the app gave it (which stops Denham and draws the end), and
+// onControl when the person changes the time control. Nothing else of
+// app.js, board.js or session.js.
 
 const now = () => performance.now();
 const $ = (id) => document.getElementById(id);
@@ -45,9 +50,11 @@ function readControl() {
 }
 
 export class GameClock {
-  constructor(app, onFlag) {
+  constructor(app, onFlag, onControl = () => {}) {
     this.app = app;
     this.onFlag = onFlag; // () => void: stop Denham, draw the end
+    this.onControl = onControl; // () => void: the time control was changed (a flag lifted with it)
+    this.pending = null; // a snapshot to take back when its game is shown (restore)
     this.control = null; // {base, inc} in ms, or null: no clock
     this.left = []; // ms per seat
     this.incs = []; // increments given, per seat
@@ -63,8 +70,10 @@ export class GameClock {
     const change = () => {
       $('time-custom').hidden = $('time-control').value !== 'custom';
       this.control = readControl();
+      this.pending = null;
       this.reset();
       this.update();
+      this.onControl();
     };
     for (const id of ['time-control', 'time-base', 'time-inc']) $(id).addEventListener('change', change);
     $('time-custom').hidden = $('time-control').value !== 'custom';
@@ -108,6 +117,51 @@ export class GameClock {
     this.render();
   }
 
+  // The game these clocks belong to, as text (a snapshot names it).
+  gameKey(game = this.app.game) {
+    return game ? `${game.start}|${game.moves.join(' ')}` : '';
+  }
+
+  // What survives a reload: null without a time control. paused: no
+  // clock runs from now on (a replay shown over the game stops them).
+  snapshot({ paused = false } = {}) {
+    if (!this.control) return null;
+    this.settle();
+    return {
+      value: $('time-control').value, base: $('time-base').value, inc: $('time-inc').value,
+      left: [...this.left], incs: [...this.incs], flag: this.flag, running: paused ? null : this.running,
+      at: Date.now(), game: this.gameKey(this.game),
+    };
+  }
+
+  // Takes a snapshot back: its time control at once, its times when the
+  // app shows its game (onState).
+  restore(snap) {
+    if (!snap || !$('time-control')) return;
+    $('time-base').value = snap.base;
+    $('time-inc').value = snap.inc;
+    $('time-control').value = snap.value;
+    $('time-custom').hidden = snap.value !== 'custom';
+    this.control = readControl();
+    this.pending = this.control ? snap : null;
+  }
+
+  // A pending snapshot for the game shown now: its times, less what ran
+  // since it was taken; false when it is for another game.
+  takePending() {
+    const snap = this.pending, a = this.app;
+    if (!snap || snap.game !== this.gameKey() || !a.layout || snap.left.length !== a.layout.players) return false;
+    this.pending = null;
+    this.reset();
+    this.left = [...snap.left];
+    this.incs = [...snap.incs];
+    this.flag = snap.flag;
+    if (snap.running !== null && snap.running !== undefined && !snap.flag) {
+      this.left[snap.running] -= Math.max(0, Date.now() - snap.at);
+    }
+    return true;
+  }
+
   // After every position the app reads from the engine (app.js's sync):
   // the mover's time counted, the increment given, the next clock started;
   // after a flag fall the game stays over.
@@ -115,7 +169,7 @@ export class GameClock {
     const a = this.app;
     if (!this.control || !a.layout) { this.render(); return; }
     if (a.game !== this.game || this.left.length !== a.layout.players) {
-      this.reset();
+      if (a.view !== null || !this.takePending()) this.reset();
     } else if (a.view === null) {
       this.settle();
       const n = a.game.moves.length;

@@ -26,6 +26,17 @@ export function parsePosition(text) {
   return { start: m[1], moves: m[2] ? m[2].trim().split(/\s+/) : [] };
 }
 
+// What a person types as a start: a position string (FEN), that string
+// followed by `moves ...`, or a whole position argument or command
+// (`startpos moves ...`, `fen ... moves ...`, `position ...`): {start, moves}.
+// The moves are always moves: "FEN moves e1e2" is the FEN, then e1e2.
+export function parseStart(text) {
+  const t = text.trim().replace(/\s+/g, ' ');
+  if (/^(position )?(startpos|fen )/.test(t) || t === 'startpos') return parsePosition(t);
+  const m = /^(.*?)(?: moves(?: (.*))?)?$/.exec(t);
+  return { start: `fen ${m[1]}`, moves: m[2] ? m[2].split(' ') : [] };
+}
+
 export function parseGames(text) {
   const games = text.split(/\r?\n/).map(parseGameLine).filter(Boolean);
   if (!games.length) throw new Error('no game found: a games file has tab-separated lines of eight fields');

@@ -10,8 +10,16 @@
 void view_cell(json_t *j, const char *id, double x, double y, const char *shape, const char *fill,
                const char *kind)
 {
+    view_cell_named(j, id, NULL, x, y, shape, fill, kind);
+}
+
+void view_cell_named(json_t *j, const char *id, const char *name, double x, double y, const char *shape,
+                     const char *fill, const char *kind)
+{
     json_object(j);
     json_kstring(j, "id", id);
+    if (name)
+        json_kstring(j, "name", name);
     json_knumber(j, "x", x);
     json_knumber(j, "y", y);
     json_kstring(j, "shape", shape);
@@ -83,6 +91,28 @@ void view_move_members(json_t *j, const char *const *clicks, int n_clicks, const
     json_kbool(j, "call", call);
     if (label)
         json_kstring(j, "label", label);
+}
+
+void view_mark(json_t *j, const char *cell, const char *text)
+{
+    json_object(j);
+    json_kstring(j, "cell", cell);
+    json_kstring(j, "text", text);
+    json_end(j);
+}
+
+void view_gone(json_t *j, int seat, const char *text)
+{
+    json_object(j);
+    json_kint(j, "seat", seat);
+    json_kstring(j, "text", text);
+    json_end(j);
+}
+
+void view_move_note(json_t *j, const char *note)
+{
+    if (note)
+        json_kstring(j, "note", note);
 }
 
 const char *view_read_square_board(const char *fen, int size, char *cells)

@@ -17,6 +17,10 @@
  * board), a fill colour or NULL, a short kind ("throne") or NULL. */
 void view_cell(json_t *j, const char *id, double x, double y, const char *shape, const char *fill,
                const char *kind);
+/* The same with a name for people where the id is no square's name (a
+ * Jinxx tree: "South's tree by a1"); view_cell is this with name NULL. */
+void view_cell_named(json_t *j, const char *id, const char *name, double x, double y, const char *shape,
+                     const char *fill, const char *kind);
 /* One entry of "labels": coordinates drawn at (x, y). */
 void view_label(json_t *j, const char *text, double x, double y);
 /* One entry of "links": a line from cell a to cell b, in a colour. */
@@ -34,6 +38,15 @@ void view_piece(json_t *j, int owner, const char *kind, const char *label, doubl
  * it calls, and a label for choosing between moves with the same clicks. */
 void view_move_members(json_t *j, const char *const *clicks, int n_clicks, const char *const *removes,
                        int n_removes, bool call, const char *label);
+/* One entry of a state's "marks": a cell to draw attention to, with the
+ * sentence that says why (a man that must answer a Brax call). */
+void view_mark(json_t *j, const char *cell, const char *text);
+/* One entry of a state's "gone": a seat no longer in the game while the
+ * others play on, with the sentence that says why. */
+void view_gone(json_t *j, int seat, const char *text);
+/* A move's "note": a sentence saying what a move without cells does (a
+ * button's description: why one may roll again). */
+void view_move_note(json_t *j, const char *note);
 /* Square boards: reads the board of a position string written rank by
  * rank from the top (letters for pieces, digits for empty cells, ranks
  * separated by '/') into cells[rank * size + file] (0 for empty); returns

@@ -5,6 +5,7 @@
 #include "otn.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../engine/games/variants.h"
@@ -22,28 +23,35 @@ typedef struct rule {
     char value[OTN_POSITION_MAX];
 } rule_t;
 
-enum { ESC, SURF, ATKF, KA, KS, KJ, NJ, CJ, TFR, COR, CEN, AFOR, DFOR, SPD, CORH, CENH, CENHE, AFORH, DFORH,
-       CORP, CENP, AFORP, DFORP, CORS, CENS, AFORS, DFORS, CORRE, CENRE, AFORRE, DFORRE, SW, SWF, EFE, BER, START,
-       RULES };
+enum { ESC, SURF, ATKF, KA, KS, KJ, NJ, CJ, MJ, GJ, TFR, COR, CEN, AFOR, DFOR, SPD, CORH, CENH, CENHE, AFORH,
+       DFORH, CORP, CENP, AFORP, DFORP, CORS, CENS, AFORS, DFORS, CORRE, CENRE, AFORRE, DFORRE, SW, SWF, EFE,
+       LINC, BER, START, STARTI, RULES };
 
 /* The entries whose value is a list of piece letters. */
 #define FIRST_LIST CORH
 #define LAST_LIST DFORRE
 
+/* Every piece letter of OTN, as OpenTafl's serializer writes its lists
+ * (TaflmanCodes: taflman, commander, knight, king, mercenary, guard; small
+ * for the attackers, capitals for the defenders). A list may name pieces
+ * the board does not hold: they change nothing. */
+#define OTN_PIECES "tcnkmgTCNKMG"
+
 static void rules_defaults(rule_t *r)
 {
-    /* As OpenTafl's RulesSerializer has them: it writes only the entries
-     * that differ. */
+    /* As OpenTafl's RulesSerializer has them (the version with
+     * mercenaries): it writes only the entries that differ. */
     static const char *const table[RULES][2] = {
-        {"esc", "c"},          {"surf", "y"},          {"atkf", "y"},          {"ka", "y"},
-        {"ks", "s"},           {"kj", "n"},            {"nj", "c"},            {"cj", "j"},
-        {"tfr", "d"},          {"cor", "default"},     {"cen", "default"},     {"afor", ""},
-        {"dfor", ""},          {"spd", "-1"},          {"corh", "tcnkTCNK"},   {"cenh", "tcnk"},
-        {"cenhe", "tcnkTCNK"}, {"aforh", "TCNK"},      {"dforh", "tcnk"},      {"corp", "K"},
-        {"cenp", "tcnkTCNK"},  {"aforp", "tcnkTCNK"},  {"dforp", "tcnkTCNK"},  {"cors", "K"},
-        {"cens", "K"},         {"afors", "tcnkTCNK"},  {"dfors", "TCNK"},      {"corre", "tcnkTCNK"},
-        {"cenre", "tcnkTCNK"}, {"aforre", "tcnkTCNK"}, {"dforre", "tcnkTCNK"}, {"sw", "n"},
-        {"swf", "y"},          {"efe", "n"},           {"ber", "n"},           {"start", ""},
+        {"esc", "c"},              {"surf", "y"},         {"atkf", "y"},             {"ka", "y"},
+        {"ks", "s"},               {"kj", "n"},           {"nj", "c"},               {"cj", "j"},
+        {"mj", "n"},               {"gj", "n"},           {"tfr", "d"},              {"cor", "default"},
+        {"cen", "default"},        {"afor", ""},          {"dfor", ""},              {"spd", "-1"},
+        {"corh", "tcnkmTCNKM"},    {"cenh", "tcnkm"},     {"cenhe", "tcnkmTCNKM"},   {"aforh", "TCNKM"},
+        {"dforh", "tcnkm"},        {"corp", "K"},         {"cenp", "tcnkmTCNKM"},    {"aforp", "tcnkmTCNKM"},
+        {"dforp", "tcnkmTCNKM"},   {"cors", "K"},         {"cens", "K"},             {"afors", "tcnkmTCNKM"},
+        {"dfors", "TCNKM"},        {"corre", "tcnkmTCNKM"}, {"cenre", "tcnkmTCNKM"}, {"aforre", "tcnkmTCNKM"},
+        {"dforre", "tcnkmTCNKM"},  {"sw", "n"},           {"swf", "y"},              {"efe", "n"},
+        {"linc", "n"},             {"ber", "n"},          {"start", ""},             {"starti", ""},
     };
     for (int i = 0; i < RULES; i++) {
         r[i].key = table[i][0];
@@ -104,36 +112,99 @@ static bool has(const rule_t *r, int i, char piece) { return strchr(r[i].value, 
 
 static bool is(const rule_t *r, int i, const char *value) { return strcmp(r[i].value, value) == 0; }
 
-/* Both versions' common ground; false with the first rule that differs. */
+/* Speed limits (spd): one for all, one per side ("a,d,") or one per piece
+ * type in OpenTafl's order (8, 10 or 12 of them, from before mercenaries,
+ * before guards, and now). Only the pieces on a Brandubh board count:
+ * attackers' taflmen, defenders' taflmen and king; a limit of 0 or less
+ * (none) or of 6 or more (the longest move on 7 squares) changes nothing. */
+static bool speeds_free(const char *spd, char *why, size_t len)
+{
+    int v[12], n = 0;
+    for (const char *c = spd; *c && n < 12;) {
+        char *end;
+        long x = strtol(c, &end, 10);
+        if (end == c || (*end && *end != ','))
+            return fail(why, len, "rules entry spd:%s: speeds are numbers separated by commas", spd);
+        v[n++] = (int)(x < -1 ? -1 : x > 99 ? 99 : x);
+        c = *end ? end + 1 : end;
+    }
+    if (n != 1 && n != 2 && n != 8 && n != 10 && n != 12)
+        return fail(why, len, "rules entry spd:%s: 1, 2, 8, 10 or 12 speeds", spd);
+    int t = v[0], T = n == 1 ? v[0] : v[n / 2], K = n <= 2 ? T : v[n / 2 + 3];
+    int on_board[3] = {t, T, K};
+    for (int i = 0; i < 3; i++)
+        if (on_board[i] > 0 && on_board[i] < 6) {
+            snprintf(why, len, "rules entry spd:%s: a %s may move at most %d squares; in Denham's Brandubh every "
+                     "piece moves as far as it likes", spd, i == 0 ? "attacker" : i == 1 ? "defender" : "king",
+                     on_board[i]);
+            return false;
+        }
+    return true;
+}
+
+/* The start the string gives (start:, or starti: with the ranks in the
+ * other order: the Brandubh start reads the same both ways). */
+static bool brandubh_start(const rule_t *r, char *why, size_t len)
+{
+    const char *given = r[START].value[0] ? r[START].value : r[STARTI].value;
+    if (strcmp(given, START_RECORD) != 0) {
+        snprintf(why, len, "Brandubh starts at %s (given '%s')", START_RECORD, given);
+        return false;
+    }
+    return true;
+}
+
+/* Both versions' common ground; false with the first rule that differs
+ * from the game Denham plays, and why. */
 static bool brandubh_common(const rule_t *r, char *why, size_t len)
 {
     static const struct {
         int rule;
-        const char *value, *alt;
+        const char *value, *alt, *meaning;
     } fixed[] = {
-        {ESC, "c", NULL},  {ATKF, "y", NULL}, {KA, "y", NULL},         {SPD, "-1", NULL},
-        {KJ, "n", NULL},   {TFR, "d", NULL},  {COR, "default", "a1,g1,a7,g7,"}, {CEN, "default", "d4,"},
-        {AFOR, "", NULL},  {DFOR, "", NULL},  {SW, "n", NULL},         {EFE, "n", NULL},
-        {BER, "n", NULL},  {START, START_RECORD, NULL},
+        {ESC, "c", NULL, "the king escapes to a corner"},
+        {ATKF, "y", NULL, "the attackers move first"},
+        {KA, "y", NULL, "the king captures as the mover and as the piece beyond"},
+        {KJ, "n", NULL, "the king never jumps"},
+        {TFR, "d", NULL, "a position's third repetition is a draw"},
+        {COR, "default", "a1,g1,a7,g7,", "the corners are a1, g1, a7 and g7"},
+        {CEN, "default", "d4,", "the throne is d4"},
+        {AFOR, "", NULL, "there are no forts"},
+        {DFOR, "", NULL, "there are no forts"},
+        {SW, "n", NULL, "there are no shieldwall captures"},
+        {EFE, "n", NULL, "there are no edge fort escapes"},
+        {LINC, "n", NULL, "there are no Linnaean captures against the throne"},
+        {BER, "n", NULL, "there are no berserk moves"},
     };
-    for (int i = FIRST_LIST; i <= LAST_LIST; i++)
-        if (strspn(r[i].value, "tcnkTCNK") != strlen(r[i].value)) {
-            snprintf(why, len, "rules entry %s:%s: pieces are t c n k T C N K", r[i].key, r[i].value);
-            return false;
-        }
-    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
-        const rule_t *x = &r[fixed[i].rule];
-        if (!is(r, fixed[i].rule, fixed[i].value) && !(fixed[i].alt && is(r, fixed[i].rule, fixed[i].alt))) {
-            snprintf(why, len, "Brandubh needs %s:%s (given '%s')", x->key, fixed[i].value, x->value);
+    for (int i = FIRST_LIST; i <= LAST_LIST; i++) {
+        size_t ok = strspn(r[i].value, OTN_PIECES);
+        if (r[i].value[ok]) {
+            snprintf(why, len, "rules entry %s:%s: '%c' is no OTN piece (t c n k m g, capitals for the defenders)",
+                     r[i].key, r[i].value, r[i].value[ok]);
             return false;
         }
     }
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        const rule_t *x = &r[fixed[i].rule];
+        if (!is(r, fixed[i].rule, fixed[i].value) && !(fixed[i].alt && is(r, fixed[i].rule, fixed[i].alt))) {
+            snprintf(why, len, "Brandubh needs %s:%s, not '%s': in Denham's Brandubh %s", x->key, fixed[i].value,
+                     x->value, fixed[i].meaning);
+            return false;
+        }
+    }
+    if (!speeds_free(r[SPD].value, why, len) || !brandubh_start(r, why, len))
+        return false;
+    /* The lists, for the pieces on the board (t, T, K); the forts' lists
+     * and who may come back to a corner change nothing (there are no forts,
+     * and the king on a corner ends the game). */
     if (!has(r, CORH, 't') || !has(r, CORH, 'T') || !has(r, CORH, 'K'))
         return fail(why, len, "%s", "Brandubh's corners are hostile to every piece (corh:tTK)");
+    if (!has(r, CORP, 'K'))
+        return fail(why, len, "%s", "Brandubh's king reaches a corner (corp with K)");
     if (has(r, CORS, 't') || has(r, CORS, 'T') || !has(r, CORS, 'K'))
         return fail(why, len, "%s", "only Brandubh's king stops on a corner (cors:K)");
-    if (!has(r, CENP, 't') || !has(r, CENP, 'T'))
-        return fail(why, len, "%s", "every Brandubh piece passes the empty throne (cenp:tT...)");
+    if (!has(r, CENP, 't') || !has(r, CENP, 'T') || !has(r, CENP, 'K'))
+        return fail(why, len, "%s", "every Brandubh piece, the king too, passes the empty throne (cenp:tTK)");
     if (has(r, CENH, 'T'))
         return fail(why, len, "%s", "Brandubh's occupied throne is never hostile to defenders (cenh without T)");
     if (has(r, CENS, 't') || has(r, CENS, 'T'))

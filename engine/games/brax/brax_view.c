@@ -4,8 +4,9 @@
  * back from the game's own position string, moves as clicks on their
  * points (a double capture's middle point too), a call as a choice.
  *
- * Reaches the game only through its game_t, its position strings and the
- * board's colouring (brax_segment_colour).
+ * Reaches the game through its game_t, its position strings, the board's
+ * colouring (brax_segment_colour) and, for who must answer a call, the
+ * rules' own answer (brax_forced_men, brax_plain_moves).
  */
 #include "brax_view.h"
 
@@ -14,6 +15,7 @@
 
 #include "../../core/view.h"
 #include "brax_geometry.h"
+#include "brax_rules.h"
 
 #define SIZE 9
 #define RED "#c0392b"
@@ -85,6 +87,72 @@ void brax_view_board(const game_t *g, json_t *j)
     json_end(j);
 }
 
+/* Who must answer a call, in words ("notes"), and the men that may answer
+ * it drawn as such ("marks"): the mover's men the caller threatens that
+ * can move (settled point 14); when none can, the call binds nothing. */
+static void call_notes(const game_t *g, const position_t *pos, json_t *j)
+{
+    const brax_t *b = CP(pos);
+    move_t moves[MAX_MOVES];
+    bool live = b->caller >= 0 && g->gen_moves(pos, moves) > 0; /* no call binds a finished game */
+    bb128_t forced = live ? brax_forced_men(b) : bb128_zero();
+    if (b->first >= 0) /* Blue's second ply moves another man */
+        forced = bb128_andnot(forced, bb128_bit(b->first));
+    char list[96] = "", note[192];
+    int n = 0;
+    for (bb128_t f = forced; !bb128_empty(f);) {
+        int p = bb128_pop(&f);
+        if (brax_plain_moves(b, b->stm, bb128_bit(p), moves) == 0) {
+            forced = bb128_andnot(forced, bb128_bit(p));
+            continue;
+        }
+        char name[4];
+        point_name(p, name);
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%s%s", n ? ", " : "", name);
+        n++;
+    }
+    json_key(j, "notes");
+    json_array(j);
+    if (live && n > 0) {
+        snprintf(note, sizeof note, "%s called Brax: %s must move a threatened man (%s, marked)",
+                 g->player_names[b->caller], g->player_names[b->stm], list);
+        json_string(j, note);
+    } else if (live && !bb128_empty(brax_forced_men(b))) {
+        snprintf(note, sizeof note, "%s called Brax, but no threatened man of %s's can move: any move",
+                 g->player_names[b->caller], g->player_names[b->stm]);
+        json_string(j, note);
+    }
+    json_end(j);
+    json_key(j, "marks");
+    json_array(j);
+    for (bb128_t f = forced; n > 0 && !bb128_empty(f);) {
+        char name[4];
+        point_name(bb128_pop(&f), name);
+        snprintf(note, sizeof note, "%s is threatened: %s called Brax, so %s must move one of the marked men", name,
+                 g->player_names[b->caller], g->player_names[b->stm]);
+        view_mark(j, name, note);
+    }
+    json_end(j);
+}
+
+/* The team games: a player whose men are all taken is out while the team
+ * plays on ("gone"). */
+static void gone_players(const game_t *g, const position_t *pos, json_t *j)
+{
+    json_key(j, "gone");
+    json_array(j);
+    player_mask_t in = g->players_in(pos);
+    for (int p = 0; g->players > 2 && p < g->players; p++)
+        if (!(in & player_bit(p))) {
+            char text[96];
+            snprintf(text, sizeof text, "%s is out: every man of %s's was taken.", g->player_names[p],
+                     g->player_names[p]);
+            view_gone(j, p, text);
+        }
+    json_end(j);
+}
+
 void brax_view_position(const game_t *g, const position_t *pos, json_t *j)
 {
     char cells[SIZE * SIZE], fen[GAME_FEN_MAX];
@@ -108,25 +176,8 @@ void brax_view_position(const game_t *g, const position_t *pos, json_t *j)
         json_end(j);
     }
     json_end(j);
-    /* Who must answer a call: the call fields, said in words. */
-    char turn[8] = "", called[8] = "", binder[8] = "-";
-    int fields = sscanf(tail, "%7s %7s %7s", turn, called, binder);
-    json_key(j, "notes");
-    json_array(j);
-    char note[96];
-    if (g->players == 2 && fields >= 2 && strcmp(called, "-") != 0) {
-        int mover = g->to_move(pos), caller = 1 - mover;
-        if (strchr(called, caller ? 'b' : 'r')) {
-            snprintf(note, sizeof note, "%s called Brax: %s must move a threatened man", g->player_names[caller],
-                     g->player_names[mover]);
-            json_string(j, note);
-        }
-    } else if (g->players > 2 && fields >= 3 && strcmp(binder, "-") != 0 && owner_of(binder[0]) >= 0) {
-        snprintf(note, sizeof note, "%s called Brax: %s must move a threatened man",
-                 g->player_names[owner_of(binder[0])], g->player_names[g->to_move(pos)]);
-        json_string(j, note);
-    }
-    json_end(j);
+    call_notes(g, pos, j);
+    gone_players(g, pos, j);
 }
 
 void brax_view_move(const game_t *g, const position_t *pos, move_t m, json_t *j)

@@ -48,6 +48,12 @@ static void tree_name(int player, int file, int rank, char out[16])
     snprintf(out, 16, "tree-%d-%c%d", player % 10, 'a' + file % 3, rank % 3 + 1);
 }
 
+/* The tree's name for people: "South's tree by a1". */
+static void tree_title(const game_t *g, int player, int file, int rank, char out[48])
+{
+    snprintf(out, 48, "%s's tree by %c%d", g->player_names[player], 'a' + file % 3, rank % 3 + 1);
+}
+
 static double size_of(char s) { return s == 'L' ? 1.0 : s == 'M' ? 0.74 : 0.5; }
 
 void jinxx_view_board(const game_t *g, json_t *j)
@@ -70,10 +76,11 @@ void jinxx_view_board(const game_t *g, json_t *j)
         for (int k = 0; k < 3; k++) {
             int file, rank;
             double x, y;
-            char id[16];
+            char id[16], name[48];
             tree_place(side_of(g, p), k, &file, &rank, &x, &y);
             tree_name(p, file, rank, id);
-            view_cell(j, id, x, y, "slot", seat_colors[p], "tree");
+            tree_title(g, p, file, rank, name);
+            view_cell_named(j, id, name, x, y, "slot", seat_colors[p], "tree");
         }
     json_end(j);
     view_no_links(j);
@@ -95,6 +102,101 @@ static void stack_of(json_t *j, const char *text, size_t n)
     for (size_t i = 0; i + 1 < n; i += 2) {
         char size[2] = {text[i], 0};
         view_piece(j, text[i + 1] - '1', "pyramid", size, size_of(text[i]));
+    }
+    json_end(j);
+}
+
+/* The players out ("gone", from the trees field's 'x'), with why. */
+static void gone_players(const game_t *g, const char *trees, json_t *j)
+{
+    json_key(j, "gone");
+    json_array(j);
+    int p = 0;
+    for (const char *t = trees; *t && p < g->players; t++) {
+        if (*t == 'x') {
+            char text[128];
+            snprintf(text, sizeof text,
+                     "%s was vaporized: left with two pyramids, which can make no line, and both were removed.",
+                     g->player_names[p]);
+            view_gone(j, p, text);
+        }
+        p += *t == '/';
+    }
+    json_end(j);
+}
+
+/* The face the die shows in pos ("-" before the roll). */
+static void die_face(const game_t *g, const position_t *pos, char die[8])
+{
+    char fen[GAME_FEN_MAX];
+    g->write_fen(pos, fen, sizeof fen);
+    const char *c = fen; /* board, trees, player, die, counter */
+    for (int field = 0; field < 3 && c; field++)
+        c = strchr(c, ' ') ? strchr(c, ' ') + 1 : NULL;
+    snprintf(die, 8, "%.*s", c ? (int)strcspn(c, " ") : 1, c ? c : "-");
+}
+
+/* Does one of the moves move a pyramid of the mover's own? A move "Mb1b2"
+ * moves the medium pyramid on b1, whose owner the position string gives;
+ * a move from a tree ("M@b1") is always the mover's. */
+static bool own_move_among(const game_t *g, const position_t *pos, const move_t *moves, int n)
+{
+    char fen[GAME_FEN_MAX];
+    g->write_fen(pos, fen, sizeof fen);
+    char mover = (char)('1' + g->to_move(pos));
+    for (int i = 0; i < n; i++) {
+        char text[GAME_MOVE_TEXT_MAX];
+        g->move_text(pos, moves[i], text, sizeof text);
+        if (strlen(text) < 4 || !strchr("LMS", text[0]))
+            continue;
+        if (text[1] == '@')
+            return true;
+        int file = text[1] - 'a', rank = text[2] - '1';
+        const char *c = fen; /* ranks 3 to 1, cells by ',' and '/' */
+        for (int k = 0; k < (2 - rank) * 3 + file && *c && *c != ' '; k++)
+            c += strcspn(c, ",/ ") + 1;
+        for (size_t len = strcspn(c, ",/ "), h = 0; h + 1 < len; h += 2)
+            if (c[h] == text[0] && c[h + 1] == mover)
+                return true;
+    }
+    return false;
+}
+
+/* The turn in words ("notes") when the die gives the mover no move of
+ * their own: what they may do instead (settled points 1, 2 and 4), read
+ * from the legal moves. */
+static void turn_notes(const game_t *g, const position_t *pos, json_t *j)
+{
+    json_key(j, "notes");
+    json_array(j);
+    move_t moves[MAX_MOVES];
+    int n = game_at_chance(g, pos) ? 0 : g->gen_moves(pos, moves);
+    bool reroll = false, pass = false;
+    int others = 0;
+    for (int i = 0; i < n; i++) {
+        char text[GAME_MOVE_TEXT_MAX];
+        g->move_text(pos, moves[i], text, sizeof text);
+        if (strcmp(text, "reroll") == 0)
+            reroll = true;
+        else if (strcmp(text, "pass") == 0)
+            pass = true;
+        else
+            others++;
+    }
+    const char *who = g->player_names[g->to_move(pos)];
+    char note[200], die[8];
+    die_face(g, pos, die);
+    if (reroll) {
+        snprintf(note, sizeof note, "no pyramid of %s's can move with %s: %s may roll again%s", who, die, who,
+                 others ? " or move another player's pyramid on the board" : "");
+        json_string(j, note);
+    } else if (pass) {
+        snprintf(note, sizeof note, "%s can make no move with any face: %s passes", who, who);
+        json_string(j, note);
+    } else if (n > 0 && !own_move_among(g, pos, moves, n)) {
+        snprintf(note, sizeof note, "no pyramid of %s's can move with %s: %s must move another player's pyramid", who,
+                 die, who);
+        json_string(j, note);
     }
     json_end(j);
 }
@@ -166,7 +268,9 @@ void jinxx_view_position(const game_t *g, const position_t *pos, json_t *j)
         else
             json_string(j, die);
         json_kint(j, "counter", counter);
+        gone_players(g, trees, j);
     }
+    turn_notes(g, pos, j);
 }
 
 /* The pyramids on the board and in the trees of pos (a vaporized
@@ -190,7 +294,20 @@ void jinxx_view_move(const game_t *g, const position_t *pos, move_t m, json_t *j
     g->move_text(pos, m, text, sizeof text);
     size_t n = strlen(text);
     if (n < 4 || !strchr("LMS", text[0])) { /* a face of the die, reroll or pass */
-        view_move_members(j, NULL, 0, NULL, 0, false, text);
+        const char *who = g->player_names[g->to_move(pos)];
+        char note[160], die[8];
+        die_face(g, pos, die);
+        if (strcmp(text, "reroll") == 0) {
+            view_move_members(j, NULL, 0, NULL, 0, false, "Roll again");
+            snprintf(note, sizeof note, "No pyramid of %s's can move with %s: roll the die again", who, die);
+            view_move_note(j, note);
+        } else if (strcmp(text, "pass") == 0) {
+            view_move_members(j, NULL, 0, NULL, 0, false, "Pass");
+            snprintf(note, sizeof note, "%s can make no move with any face: the turn passes", who);
+            view_move_note(j, note);
+        } else {
+            view_move_members(j, NULL, 0, NULL, 0, false, text);
+        }
         return;
     }
     static char from[16], to[4];
