@@ -12,6 +12,7 @@ typedef struct serve_config {
     int64_t idle_ms;    /* a session without a command for this long is closed (10 minutes) */
     long max_hash_mb;   /* the most Hash a command may set (0: half the memory over max_sessions) */
     long max_threads;   /* the most Threads (0: the machine's cores) */
+    long max_search_threads; /* threads searching at once, every engine's together (0: the cores) */
 } serve_config_t;
 
 /* Serves until SIGINT or SIGTERM; the exit status. */
