@@ -80,6 +80,21 @@ static long long written_by(pid_t pid)
     return v;
 }
 
+/* Whether the server runs under a sanitizer (make tsan's build): its
+ * shadow memory is in its RSS, so the memory bounds are not its own. */
+static bool sanitized(pid_t pid)
+{
+    char path[64], line[512];
+    snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+    FILE *f = fopen(path, "r");
+    bool found = false;
+    while (f && !found && fgets(line, sizeof line, f))
+        found = strstr(line, "libtsan") || strstr(line, "libasan");
+    if (f)
+        fclose(f);
+    return found;
+}
+
 /* As many descriptors as the hard limit allows (the patterns open hundreds). */
 static int raise_files(void)
 {
@@ -425,23 +440,31 @@ START_TEST(hoarded_bodies_stay_within_the_budget)
         long kib = rss_kib(server.pid);
         peak = kib > peak ? kib : peak;
     }
-    usleep(300 * 1000);
-    long kib = rss_kib(server.pid);
-    peak = kib > peak ? kib : peak;
-    prompt_pages(10, 2000);
+    /* Once the server has read what came (the oldest given way as it
+     * did), the budget is full of bodies: a prompt client is served. */
     int refused = 0;
-    for (int i = 0; i < HOARDERS; i++) {
-        refused += status_of(fds[i]) == 503;
-        close(fds[i]);
+    bool seen[HOARDERS] = {false};
+    for (int64_t until = timeman_now_ms() + 20000; refused < HOARDERS / 2 && timeman_now_ms() < until;) {
+        for (int i = 0; i < HOARDERS; i++)
+            if (!seen[i] && status_of(fds[i]) == 503)
+                seen[i] = true, refused++;
+        long kib = rss_kib(server.pid);
+        peak = kib > peak ? kib : peak;
+        usleep(100 * 1000);
     }
+    prompt_pages(10, 2000);
+    for (int i = 0; i < HOARDERS; i++)
+        close(fds[i]);
     free(body);
-    ck_assert_msg(peak < 16 * 1024, "the server held %ld KiB", peak);
     ck_assert_msg(refused > HOARDERS / 2, "%d of %d hoarders given way", refused, HOARDERS);
-    long after = 0;
-    for (int64_t until = timeman_now_ms() + 4000; timeman_now_ms() < until; usleep(200 * 1000))
-        if ((after = rss_kib(server.pid)) < 8 * 1024)
-            break;
-    ck_assert_msg(after < 8 * 1024, "the server still held %ld KiB after", after);
+    if (!sanitized(server.pid)) {
+        ck_assert_msg(peak < 16 * 1024, "the server held %ld KiB", peak);
+        long after = 0;
+        for (int64_t until = timeman_now_ms() + 4000; timeman_now_ms() < until; usleep(200 * 1000))
+            if ((after = rss_kib(server.pid)) < 8 * 1024)
+                break;
+        ck_assert_msg(after < 8 * 1024, "the server still held %ld KiB after", after);
+    }
     server_down();
 }
 END_TEST

@@ -4,8 +4,8 @@
 
 /* Runs every measurement; 0 unless the server did not start. */
 int web_bench(int seconds, int clients);
-/* The hostile mix alone (issue 53): slow connections, a stopped engine,
- * greedy options, beside a prompt client, for SECONDS. */
-int web_hostile(int seconds, int slow);
+/* The hostile patterns (web_hostile.c), SECONDS each, beside a prompt
+ * client, one table; only the pattern named `only` when not NULL. */
+int web_hostile(int seconds, const char *only);
 
 #endif

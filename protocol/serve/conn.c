@@ -32,10 +32,13 @@
 
 #include "../../engine/core/timeman.h"
 
-#define SCRATCH_BYTES (64 * 1024) /* one read of a request that may arrive whole */
-#define READ_PER_TURN (256 * 1024) /* one connection's bytes read per event: the others' turn comes */
-#define ACCEPT_PER_TURN 64
+#define SCRATCH_BYTES (32 * 1024) /* one read of a request that may arrive whole */
+#define READ_PER_TURN (32 * 1024) /* one connection's bytes read (or drained) per event: the others' turn comes */
+#define ACCEPT_PER_TURN 16 /* then the other descriptors' turn: a burst of engines to start waits its turn */
 #define HEAD_CAP 640               /* an answer's head */
+#define BIG_CAP (HTTP_HEAD_MAX + HTTP_BODY_MAX) /* a request with a body past its head's buffer: its most */
+#define POOL_MAX (CONN_BUDGET / BIG_CAP + 1) /* big buffers kept for reuse, ... */
+#define POOL_IDLE_MS 2000                     /* ... until none was wanted for this long */
 
 typedef enum { ARRIVING, HELD, SENDING, STREAM, DRAINING, ENDED } state_t;
 
@@ -57,7 +60,7 @@ struct conn {
     size_t body_len, body_off;
     char *owned;     /* the body, freed after */
     shared_t *shared; /* or the shared body, released after */
-    size_t drained;
+    size_t drained, drain_max; /* read after the answer; and the most that will be */
     /* HELD and STREAM: the owner */
     const conn_stream_ops_t *ops;
     void (*held_gone)(void *ctx);
@@ -84,6 +87,9 @@ static struct conns {
     queue_t arriving, draining;
     conn_t *ended; /* to free (linked by next) */
     conn_t *gone; /* streams whose write failed, their owners to be told (linked by gone_next) */
+    char *pool[POOL_MAX]; /* big buffers free: hoarders given way and coming back cost no mapping */
+    int pool_n;
+    int64_t pool_wanted_ms;
     size_t buffered;
     char scratch[SCRATCH_BYTES + 1];
 } C;
@@ -160,6 +166,7 @@ size_t conns_buffered(void) { return C.buffered; }
 void conns_budget_give(size_t bytes) { C.buffered -= bytes; }
 
 static void refuse(conn_t *c, int status, const char *message);
+static void evict(conn_t *c, const char *message);
 
 bool conns_budget_take(size_t bytes)
 {
@@ -169,7 +176,7 @@ bool conns_budget_take(size_t bytes)
     for (conn_t *c = C.arriving.first, *next; c && C.buffered + bytes > CONN_BUDGET; c = next) {
         next = c->qnext;
         if (c->in)
-            refuse(c, 503, "the server is busy (its memory for requests is full): try again");
+            evict(c, "the server is busy (its memory for requests is full): try again");
     }
     if (C.buffered + bytes > CONN_BUDGET)
         return false;
@@ -179,11 +186,21 @@ bool conns_budget_take(size_t bytes)
 
 /* ---- ending ---- */
 
+/* A request's buffer: a big one goes back to the pool. */
+static void free_buffer(char *buf, size_t cap)
+{
+    if (!buf)
+        return;
+    conns_budget_give(cap);
+    if (cap == BIG_CAP && C.pool_n < POOL_MAX)
+        C.pool[C.pool_n++] = buf;
+    else
+        free(buf);
+}
+
 static void free_input(conn_t *c)
 {
-    if (c->in)
-        conns_budget_give(c->cap);
-    free(c->in);
+    free_buffer(c->in, c->cap);
     c->in = NULL;
     c->len = c->cap = c->need = 0;
 }
@@ -258,6 +275,8 @@ static void drain(conn_t *c)
     free_answer(c);
     shutdown(c->fd, SHUT_WR);
     c->drained = 0;
+    if (!c->drain_max)
+        c->drain_max = CONN_LINGER_BYTES;
     set_state(c, DRAINING);
     if (!evloop_watch(C.cfg.loop, c->fd, EVLOOP_IN, c))
         end(c);
@@ -368,6 +387,15 @@ static void refuse(conn_t *c, int status, const char *message)
     conn_error(c, status, message);
 }
 
+/* The oldest arriving request gives way (503): what its client still
+ * sends is drained up to CONN_EVICTED_DRAIN only (a hoarded body is not
+ * read to its end: the close resets it). */
+static void evict(conn_t *c, const char *message)
+{
+    c->drain_max = CONN_EVICTED_DRAIN;
+    refuse(c, 503, message);
+}
+
 void conn_hold(conn_t *c, void (*gone)(void *ctx), void *ctx)
 {
     free_input(c);
@@ -470,10 +498,7 @@ static void dispatch(conn_t *c, const char *buf)
     c->owner_holds = false;
     set_state(c, HELD); /* out of the door before the server answers */
     C.cfg.on_request(c, &req, buf + req.head_len, c->need - req.head_len);
-    if (in) {
-        free(in);
-        conns_budget_give(in_cap);
-    }
+    free_buffer(in, in_cap);
     if (c->state == HELD && !c->owner_holds) /* nobody answered: never */
         conn_error(c, 500, "no answer");
 }
@@ -490,6 +515,8 @@ static bool grow_input(conn_t *c, size_t at_least)
         cap = limit;
     if (cap <= c->cap)
         return true;
+    if (cap > HTTP_HEAD_MAX + 1) /* a body beyond the head's room: one big buffer, at once */
+        cap = BIG_CAP;
     size_t more = cap - c->cap;
     if (!conns_budget_take(more)) {
         if (c->state == ARRIVING)
@@ -500,7 +527,17 @@ static bool grow_input(conn_t *c, size_t at_least)
         conns_budget_give(more);
         return false;
     }
-    char *grown = realloc(c->in, cap + 1);
+    char *grown;
+    if (cap == BIG_CAP) {
+        C.pool_wanted_ms = timeman_now_ms();
+        grown = C.pool_n ? C.pool[--C.pool_n] : malloc(BIG_CAP + 1);
+        if (grown && c->len)
+            memcpy(grown, c->in, c->len);
+        if (grown)
+            free(c->in);
+    } else {
+        grown = realloc(c->in, cap + 1);
+    }
     if (!grown) {
         conns_budget_give(more);
         refuse(c, 503, "out of memory");
@@ -538,7 +575,8 @@ static void read_request(conn_t *c)
         }
         if (c->len == c->cap && !grow_input(c, c->len + 1))
             return;
-        ssize_t n = recv(c->fd, c->in + c->len, c->cap - c->len, 0);
+        size_t room = c->cap - c->len;
+        ssize_t n = recv(c->fd, c->in + c->len, room < READ_PER_TURN ? room : READ_PER_TURN, 0);
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
             return;
         if (n <= 0) {
@@ -560,15 +598,11 @@ static void read_request(conn_t *c)
 
 static void drain_some(conn_t *c)
 {
-    for (int i = 0; i < 8; i++) {
-        ssize_t n = recv(c->fd, C.scratch, SCRATCH_BYTES, MSG_DONTWAIT);
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-            return;
-        if (n <= 0 || (c->drained += (size_t)n) > CONN_LINGER_BYTES) {
-            end(c);
-            return;
-        }
-    }
+    ssize_t n = recv(c->fd, C.scratch, READ_PER_TURN, MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return;
+    if (n <= 0 || (c->drained += (size_t)n) > c->drain_max)
+        end(c); /* (the rest unread: the close resets the connection) */
 }
 
 /* A stream's client sends nothing after its request: what it sends is
@@ -631,7 +665,7 @@ static void admit(int fd, const struct sockaddr_storage *peer)
     if (C.n_open >= C.max_open && C.draining.first)
         end(C.draining.first);
     if ((C.n_open >= C.max_open || C.arriving.n >= CONN_DOOR_MAX) && C.arriving.first)
-        refuse(C.arriving.first, 503, "the server is busy (too many connections arriving): try again");
+        evict(C.arriving.first, "the server is busy (too many connections arriving): try again");
     if (C.n_open >= C.max_open && C.draining.first) /* (the one just refused drains: it goes) */
         end(C.draining.first);
     if (C.n_open >= C.max_open) {
@@ -670,7 +704,7 @@ static void listen_ready(serve_io_t *io, unsigned events)
 {
     (void)io;
     (void)events;
-    for (int i = 0; i < ACCEPT_PER_TURN; i++) {
+    for (int i = 0; i < ACCEPT_PER_TURN && !*C.cfg.stop; i++) {
         struct sockaddr_storage peer;
         socklen_t plen = sizeof peer;
         int fd = accept4(C.cfg.listen_fd, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC | SOCK_NONBLOCK);
@@ -737,9 +771,14 @@ void conns_tick(int64_t now)
         }
     }
     slow_peers(now);
+    if (C.pool_n && now - C.pool_wanted_ms >= POOL_IDLE_MS) /* the hoarders gone: the memory too */
+        while (C.pool_n)
+            free(C.pool[--C.pool_n]);
 }
 
 /* ---- start and stop ---- */
+
+serve_io_t *conns_listener(void) { return &C.listen_io; }
 
 bool conns_start(const conns_config_t *cfg)
 {

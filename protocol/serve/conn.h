@@ -10,6 +10,7 @@
 #ifndef DENHAM_CONN_H
 #define DENHAM_CONN_H
 
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,6 +34,7 @@ typedef struct serve_io {
 #define CONN_SEND_MS 10000         /* an answer, or a stream's event, not read for this long ends its connection */
 #define CONN_LINGER_MS 1000        /* after an answer, what the client still sends is drained this long */
 #define CONN_LINGER_BYTES (512 * 1024)
+#define CONN_EVICTED_DRAIN (64 * 1024) /* a request given way: what of the rest of it is drained */
 #define CONN_HOLD_MS 30000         /* a held request (its answer comes from other work) is answered 503 after this */
 #define CONN_BUDGET (4 << 20)      /* bytes buffered for every connection (and the engines' input) together */
 
@@ -52,12 +54,16 @@ void shared_unref(shared_t *s);
 typedef struct conns_config {
     evloop_t *loop;
     int listen_fd;
+    volatile sig_atomic_t *stop; /* set by SIGTERM: no more is accepted */
     /* A whole request, parsed; body (body_len bytes) lives until it returns.
      * It answers c, or streams, or holds it. */
     void (*on_request)(conn_t *c, const http_request_t *req, const char *body, size_t body_len);
 } conns_config_t;
 
 bool conns_start(const conns_config_t *cfg);
+/* The listening socket's tag: the loop takes its event first, so that a
+ * new connection waits for no more than the turn under way. */
+serve_io_t *conns_listener(void);
 /* Deadlines (408, unread answers, drains, slow peers); about ten times a second. */
 void conns_tick(int64_t now);
 /* Frees the connections that ended since the last call: once per turn of

@@ -241,9 +241,16 @@ static void loop_run(void)
     int64_t last_tick = 0;
     while (!S.stop_signal) {
         int n = evloop_wait(S.loop, ev, 256, TICK_MS);
+        serve_io_t *door = conns_listener();
+        for (int i = 0; i < n; i++) /* new connections first: their requests are read as they are taken */
+            if (ev[i].tag == door) {
+                door->ready(door, ev[i].events);
+                ev[i].tag = NULL;
+            }
         for (int i = 0; i < n && !S.stop_signal; i++) {
             serve_io_t *io = ev[i].tag;
-            io->ready(io, ev[i].events);
+            if (io)
+                io->ready(io, ev[i].events);
         }
         int64_t now = timeman_now_ms();
         if (now - last_tick >= TICK_MS) {
@@ -362,7 +369,7 @@ int serve_run(const serve_config_t *cfg)
                  cfg->host);
 
     sessions_config_t sc = {cfg->engine, S.engine_path, cfg->max_sessions, cfg->idle_ms, cfg->max_search_threads, S.loop};
-    conns_config_t cc = {S.loop, S.listen_fd, serve_request};
+    conns_config_t cc = {S.loop, S.listen_fd, &S.stop_signal, serve_request};
     workers_init(wake_up);
     if (!evloop_watch(S.loop, S.wake[0], EVLOOP_IN, &S.wake_io) || !sessions_start(&sc) || !conns_start(&cc) ||
         !watch_start(wake_up)) {

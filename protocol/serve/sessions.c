@@ -885,7 +885,8 @@ void sessions_tick(int64_t now)
         session_t *s = P.s[i];
         if (!s->used)
             continue;
-        engine_check(s, now);
+        if (s->running && !s->out_open) /* (an exit comes with SIGCHLD: only the grace after a closed output is timed) */
+            engine_check(s, now);
         for (int k = 0; k < WAITERS_MAX; k++)
             if (s->waiters[k].conn && now >= s->waiters[k].deadline_ms)
                 command_timed_out(s, &s->waiters[k]);
