@@ -34,7 +34,7 @@
 
 #define SCRATCH_BYTES (32 * 1024) /* one read of a request that may arrive whole */
 #define READ_PER_TURN (32 * 1024) /* one connection's bytes read (or drained) per event: the others' turn comes */
-#define ACCEPT_PER_TURN 16 /* then the other descriptors' turn: a burst of engines to start waits its turn */
+#define ACCEPT_TURN_US 3000 /* accepting (and reading what came at once) this long a turn, then the others' turn */
 #define HEAD_CAP 640               /* an answer's head */
 #define BIG_CAP (HTTP_HEAD_MAX + HTTP_BODY_MAX) /* a request with a body past its head's buffer: its most */
 #define POOL_MAX (CONN_BUDGET / BIG_CAP + 1) /* big buffers kept for reuse, ... */
@@ -704,7 +704,10 @@ static void listen_ready(serve_io_t *io, unsigned events)
 {
     (void)io;
     (void)events;
-    for (int i = 0; i < ACCEPT_PER_TURN && !*C.cfg.stop; i++) {
+    /* Every connection waiting, most often: a prompt client's waits for no
+     * queue of reconnecting ones; a burst of engines to start (a fork
+     * each) yields to the others after ACCEPT_TURN_US. */
+    for (int64_t until = timeman_now_us() + ACCEPT_TURN_US; !*C.cfg.stop && timeman_now_us() < until;) {
         struct sockaddr_storage peer;
         socklen_t plen = sizeof peer;
         int fd = accept4(C.cfg.listen_fd, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC | SOCK_NONBLOCK);

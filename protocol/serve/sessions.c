@@ -137,20 +137,26 @@ static ring_pos_t floor_of(const session_t *s)
     return f;
 }
 
-static void pump_all(session_t *s)
-{
-    for (int i = 0; i < SESSION_STREAMS_MAX; i++)
-        if (s->streams[i].conn && !s->streams[i].blocked)
-            pump(&s->streams[i]);
-}
-
 static bool take_lines(session_t *s);
 
-/* The streams took entries: room may be back for a paused engine. */
-static void room_made(session_t *s)
+/* Sends the streams what they have not been sent, as far as their sockets
+ * take it; the room that makes in the ring goes to a paused engine's
+ * lines, and its output is read again once they are all in. */
+static void pump_all(session_t *s)
 {
-    ring_reclaim(&s->ring, floor_of(s));
-    if (s->out_paused && s->out_open && !s->closing && take_lines(s)) {
+    for (int round = 0; round < 64; round++) {
+        for (int i = 0; i < SESSION_STREAMS_MAX; i++)
+            if (s->streams[i].conn && !s->streams[i].blocked)
+                pump(&s->streams[i]);
+        ring_reclaim(&s->ring, floor_of(s));
+        if (!s->out_paused || !s->out_open || s->closing)
+            return;
+        size_t waiting = s->line_len - s->line_off;
+        if (!take_lines(s)) {
+            if (s->line_len - s->line_off == waiting)
+                return; /* no room yet: the streams' sockets are full, or nobody reads */
+            continue;   /* some went in: send them, then the rest */
+        }
         s->out_paused = false;
         evloop_watch(P.cfg.loop, s->eng.from_fd, EVLOOP_IN, &s->out_io);
         if (eproc_exited(&s->eng)) /* its leader ended meanwhile: what it left is read now */
@@ -158,14 +164,14 @@ static void room_made(session_t *s)
     }
 }
 
-/* Appends an entry and sends it to the streams; false when it does not
- * fit (never for the server's own, `force`). */
+/* The streams took entries, or one went: room may be back. */
+static void room_made(session_t *s) { pump_all(s); }
+
+/* Appends an entry; false when it does not fit (never for the server's
+ * own, `force`). Its callers pump the streams once a batch is in. */
 static bool push(session_t *s, int kind, const char *data, size_t len, bool force)
 {
-    if (!ring_push(&s->ring, kind, data, len, floor_of(s), force))
-        return false;
-    pump_all(s);
-    return true;
+    return ring_push(&s->ring, kind, data, len, floor_of(s), force);
 }
 
 /* An `engine` event: {"state": ..., "detail": ...}, the detail escaped
@@ -181,9 +187,14 @@ static void push_state(session_t *s, const char *state, const char *detail)
     if (!j.failed)
         push(s, RING_EVENT, j.buf, j.len, true);
     json_free(&j);
+    pump_all(s);
 }
 
-static void push_note(session_t *s, const char *line) { push(s, RING_LINE, line, strlen(line), true); }
+static void push_note(session_t *s, const char *line)
+{
+    push(s, RING_LINE, line, strlen(line), true);
+    pump_all(s);
+}
 
 static void stream_gone(void *ctx)
 {
@@ -404,6 +415,7 @@ static void read_output(session_t *s)
         s->out_paused = true; /* the engine blocks on its pipe until the page takes some */
         evloop_watch(P.cfg.loop, s->eng.from_fd, 0, &s->out_io);
     }
+    pump_all(s);
 }
 
 static void output_ready(serve_io_t *io, unsigned events)
