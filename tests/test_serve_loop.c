@@ -28,23 +28,6 @@
 
 /* ---- what /proc says of the server ---- */
 
-static long proc_status(pid_t pid, const char *key)
-{
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    long v = -1;
-    size_t n = strlen(key);
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, key, n) == 0 && line[n] == ':') {
-            v = atol(line + n + 1);
-            break;
-        }
-    if (f)
-        fclose(f);
-    return v;
-}
-
 static long rss_kib(pid_t pid) { return proc_status(pid, "VmRSS"); }
 static long threads_of(pid_t pid) { return proc_status(pid, "Threads"); }
 

@@ -39,7 +39,7 @@ static int cmp_i64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int64_t percentile(int64_t *v, int n, double p)
+int64_t web_percentile(int64_t *v, int n, double p)
 {
     if (n == 0)
         return -1;
@@ -48,19 +48,7 @@ static int64_t percentile(int64_t *v, int n, double p)
     return v[k];
 }
 
-static long rss_kib(pid_t pid)
-{
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    long kib = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kib;
-}
+static long rss_kib(pid_t pid) { return proc_status(pid, "VmRSS"); }
 
 /* A session's id from the reply to POST /api/sessions, or false. */
 static bool open_session(int port, char id[33], int *status)
@@ -169,7 +157,7 @@ static void command_round_trips(int port)
     http_request(port, "DELETE", path, NULL, NULL, &r);
     printf("web: a command's round trip (POST in, the engine's answer out on the event stream), %d: p50 %.2f ms, "
            "p99 %.2f ms (target: p99 under 50 ms)\n",
-           n, (double)percentile(t, n, 0.5) / 1000.0, (double)percentile(t, n, 0.99) / 1000.0);
+           n, (double)web_percentile(t, n, 0.5) / 1000.0, (double)web_percentile(t, n, 0.99) / 1000.0);
 }
 
 typedef struct load {
@@ -261,8 +249,8 @@ static void load_test(int port, pid_t server, int seconds, int clients)
            "503, %d errors; %d searches answered, round trip of go depth 2: p50 %.2f ms, p99 %.2f ms; the server's "
            "own memory at most %ld KiB (target under 10 MB)\n",
            started, seconds, atomic_load(&L.played), atomic_load(&L.refused), atomic_load(&L.errors),
-           atomic_load(&L.moves), (double)percentile(L.rt, L.n_rt, 0.5) / 1000.0,
-           (double)percentile(L.rt, L.n_rt, 0.99) / 1000.0, peak);
+           atomic_load(&L.moves), (double)web_percentile(L.rt, L.n_rt, 0.5) / 1000.0,
+           (double)web_percentile(L.rt, L.n_rt, 0.99) / 1000.0, peak);
     free(t);
     free(L.rt);
 }

@@ -2,6 +2,10 @@
 #ifndef DENHAM_WEB_BENCH_H
 #define DENHAM_WEB_BENCH_H
 
+#include <stdint.h>
+
+/* The p-th fraction of the n values at v (sorted in place), -1 when none. */
+int64_t web_percentile(int64_t *v, int n, double p);
 /* Runs every measurement; 0 unless the server did not start. */
 int web_bench(int seconds, int clients);
 /* The hostile patterns (web_hostile.c), SECONDS each, beside a prompt

@@ -63,23 +63,6 @@ typedef struct hostile {
 
 /* ---- figures ---- */
 
-static long proc_status(pid_t pid, const char *key)
-{
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    long v = -1;
-    size_t n = strlen(key);
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, key, n) == 0 && line[n] == ':') {
-            v = atol(line + n + 1);
-            break;
-        }
-    if (f)
-        fclose(f);
-    return v;
-}
-
 static double load_average(void)
 {
     double l = -1;
@@ -91,19 +74,7 @@ static double load_average(void)
     return l;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double pct_ms(int64_t *us, int n, double p)
-{
-    if (n == 0)
-        return -1;
-    qsort(us, (size_t)n, sizeof *us, cmp_i64);
-    return (double)us[(int)(p * (n - 1) + 0.5)] / 1000.0;
-}
+static double pct_ms(int64_t *us, int n, double p) { return n ? (double)web_percentile(us, n, p) / 1000.0 : -1; }
 
 static bool gone(pid_t pid)
 {

@@ -66,6 +66,7 @@ struct conn {
     void (*held_gone)(void *ctx);
     void *ctx;
     bool owner_holds; /* HELD by conn_hold (not only while routed) */
+    size_t beat_left; /* a stream's heartbeat bytes still to send, before any data */
     bool blocked; /* a stream's write was short: waiting for the socket */
     bool gone_due; /* the stream's client went: gone() at the next collect */
     conn_t *gone_next;
@@ -430,10 +431,11 @@ bool conn_stream_begin(conn_t *c, const conn_stream_ops_t *ops, void *ctx)
     return true;
 }
 
-ssize_t conn_stream_write(conn_t *c, const void *data, size_t len)
+static const char beat[] = ": keep-alive\n\n";
+
+/* Sends what the socket takes now of data; its bytes taken, or -1. */
+static ssize_t stream_send(conn_t *c, const void *data, size_t len)
 {
-    if (c->state != STREAM || c->gone_due)
-        return -1;
     ssize_t w = len ? send(c->fd, data, len, MSG_NOSIGNAL | MSG_DONTWAIT) : 0;
     if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
         w = 0;
@@ -445,7 +447,24 @@ ssize_t conn_stream_write(conn_t *c, const void *data, size_t len)
     }
     if (w > 0)
         c->progress_ms = timeman_now_ms();
-    bool short_write = (size_t)w < len;
+    return w;
+}
+
+ssize_t conn_stream_write(conn_t *c, const void *data, size_t len)
+{
+    if (c->state != STREAM || c->gone_due)
+        return -1;
+    ssize_t w = 0;
+    if (c->beat_left) { /* a heartbeat begun goes out whole first */
+        w = stream_send(c, beat + sizeof beat - 1 - c->beat_left, c->beat_left);
+        if (w < 0)
+            return -1;
+        c->beat_left -= (size_t)w;
+        w = 0;
+    }
+    if (!c->beat_left && (w = stream_send(c, data, len)) < 0)
+        return -1;
+    bool short_write = c->beat_left || (size_t)w < len;
     if (short_write != c->blocked) {
         c->blocked = short_write;
         if (!c->blocked)
@@ -453,6 +472,14 @@ ssize_t conn_stream_write(conn_t *c, const void *data, size_t len)
         evloop_watch(C.cfg.loop, c->fd, EVLOOP_IN | (short_write ? EVLOOP_OUT : 0), c);
     }
     return w;
+}
+
+void conn_stream_beat(conn_t *c)
+{
+    if (c->state != STREAM || c->beat_left)
+        return;
+    c->beat_left = sizeof beat - 1;
+    conn_stream_write(c, "", 0);
 }
 
 void conn_stream_end(conn_t *c)
@@ -630,7 +657,8 @@ static void conn_ready(serve_io_t *io, unsigned events)
     case STREAM:
         if (events & (EVLOOP_IN | EVLOOP_HUP))
             stream_readable(c);
-        if (c->state == STREAM && events & EVLOOP_OUT && c->blocked && c->ops) {
+        if (c->state == STREAM && events & EVLOOP_OUT && c->blocked && c->ops && conn_stream_write(c, "", 0) == 0 &&
+            !c->beat_left) {
             c->blocked = false; /* the owner writes again; a short write blocks it again */
             c->progress_ms = timeman_now_ms();
             evloop_watch(C.cfg.loop, c->fd, EVLOOP_IN, c);

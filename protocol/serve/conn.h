@@ -116,6 +116,9 @@ bool conn_stream_begin(conn_t *c, const conn_stream_ops_t *ops, void *ctx);
  * for CONN_SEND_MS the stream ends (ops->gone). -1: the client has gone
  * (ops->gone follows from the loop, not from here). */
 ssize_t conn_stream_write(conn_t *c, const void *data, size_t len);
+/* A heartbeat (a comment line, so that proxies and pages see the stream
+ * live), between two events: it goes out before what is written next. */
+void conn_stream_beat(conn_t *c);
 /* The stream is over: what was written is read, then the connection closes. */
 void conn_stream_end(conn_t *c);
 

@@ -58,7 +58,6 @@ typedef struct stream {
     session_t *s;
     ring_pos_t pos;   /* the entry it sends next */
     size_t frame_off; /* bytes of that entry's frame already sent */
-    size_t beat_left; /* bytes of a heartbeat still to send */
     bool blocked;     /* its socket is full */
     int64_t last_ms;  /* when it last sent */
 } stream_t;
@@ -229,17 +228,6 @@ static size_t frame_head(const ring_entry_t *e, char *head, size_t cap)
 static void pump(stream_t *st)
 {
     session_t *s = st->s;
-    static const char beat[] = ": keep-alive\n\n";
-    if (st->beat_left) {
-        ssize_t w = conn_stream_write(st->conn, beat + sizeof beat - 1 - st->beat_left, st->beat_left);
-        if (w < 0)
-            return;
-        st->beat_left -= (size_t)w;
-        if (st->beat_left) {
-            st->blocked = true;
-            return;
-        }
-    }
     for (;;) {
         /* Frames into the scratch, from where the stream is... */
         ring_pos_t p = st->pos;
@@ -909,9 +897,8 @@ void sessions_tick(int64_t now)
         for (int k = 0; k < SESSION_STREAMS_MAX; k++) {
             stream_t *st = &s->streams[k];
             if (st->conn && !st->blocked && !st->frame_off && now - st->last_ms >= HEARTBEAT_MS) {
-                st->beat_left = 14;
+                conn_stream_beat(st->conn);
                 st->last_ms = now;
-                pump(st);
             }
         }
         free_if_done(s);

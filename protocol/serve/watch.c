@@ -332,7 +332,6 @@ static struct watch_page {
         shared_t *sending;
         size_t off; /* bytes of "data: " + snapshot + "\n\n" sent */
         unsigned long long version; /* the one sent (or being sent) */
-        size_t beat_left;
         bool blocked;
         int64_t last_ms;
     } streams[WATCH_STREAMS_MAX];
@@ -384,19 +383,7 @@ static void stream_free(watch_stream_t *st)
  * newer, as the socket takes them. */
 static void stream_pump(watch_stream_t *st)
 {
-    static const char beat[] = ": keep-alive\n\n";
     while (st->conn) {
-        if (st->beat_left) {
-            ssize_t w = conn_stream_write(st->conn, beat + sizeof beat - 1 - st->beat_left, st->beat_left);
-            if (w < 0)
-                return;
-            st->beat_left -= (size_t)w;
-            if (st->beat_left) {
-                st->blocked = true;
-                return;
-            }
-            continue;
-        }
         if (!st->sending) {
             unsigned long long v;
             shared_t *s = newest(&v);
@@ -453,9 +440,8 @@ void watch_tick(int64_t now)
     for (int i = 0; i < WATCH_STREAMS_MAX; i++) {
         watch_stream_t *st = &WP.streams[i];
         if (st->conn && !st->blocked && !st->sending && now - st->last_ms >= WATCH_HEARTBEAT_MS) {
-            st->beat_left = 14;
+            conn_stream_beat(st->conn);
             st->last_ms = now;
-            stream_pump(st);
         }
     }
 }
