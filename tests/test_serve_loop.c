@@ -289,6 +289,11 @@ START_TEST(searches_beyond_the_cap_wait_their_turn)
     char a[33], b[33];
     int fa = open_with_events(a, ea, sizeof ea), fb = open_with_events(b, eb, sizeof eb);
     reply_t r;
+    pid_t engines[2];
+    ck_assert_int_eq(children_list(server.pid, engines, 2), 2);
+    int below = getpriority(PRIO_PROCESS, (id_t)server.pid) + 5;
+    for (int i = 0; i < 2; i++) /* below the server, which answers beside them */
+        ck_assert_int_eq(getpriority(PRIO_PROCESS, (id_t)engines[i]), below > 19 ? 19 : below);
     post_command(a, "go infinite", &r);
     ck_assert_msg(r.status == 202 && !strstr(r.body, "queued"), "%d %s", r.status, r.body);
     post_command(b, "go depth 3", &r);

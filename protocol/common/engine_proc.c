@@ -76,6 +76,8 @@ bool eproc_spawn(eproc_t *e, const eproc_spec_t *spec)
         if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || (err >= 0 && dup2(err, 2) < 0))
             _exit(127);
         close_range(3, ~0u, 0); /* nothing else of ours stays open in the engine */
+        if (spec->nice && nice(spec->nice) == -1) { /* (-1 may be the new value itself: nothing to do) */
+        }
         signal(SIGPIPE, SIG_DFL);
         sigset_t none;
         sigemptyset(&none);

@@ -32,6 +32,7 @@ typedef struct eproc_spec {
     bool die_with_parent; /* SIGKILL when the thread that started it ends (PR_SET_PDEATHSIG) */
     size_t line_max;      /* the read buffer (0: 2 * EPROC_LINE_MAX); a longer line comes in pieces of it */
     bool caller_reads;    /* no read buffer: the caller reads from_fd itself (an event loop) */
+    int nice;             /* added to the engine's nice value (0: the caller's priority) */
 } eproc_spec_t;
 
 typedef struct eproc {

@@ -47,6 +47,7 @@
 #define INPUT_MAX (HTTP_BODY_MAX + 4096) /* bytes waiting for one engine to read them */
 #define WAITERS_MAX 8            /* commands of one session waiting for its engine at once */
 #define FRAME_SCRATCH (32 * 1024) /* event frames go out this much at a time */
+#define ENGINE_NICE 5            /* engines run below the server: a search on every core delays no answer */
 
 typedef struct session_io {
     serve_io_t io; /* first: the loop's tag */
@@ -570,7 +571,11 @@ static void end_detail(char *out, size_t cap, bool asked, bool closed_output, in
 /* Starts the engine (in its own process group, dying with the server). */
 static bool spawn(session_t *s)
 {
-    eproc_spec_t spec = {.cmd = P.cfg.engine, .path = P.cfg.engine_path, .die_with_parent = true, .caller_reads = true};
+    eproc_spec_t spec = {.cmd = P.cfg.engine,
+                         .path = P.cfg.engine_path,
+                         .die_with_parent = true,
+                         .caller_reads = true,
+                         .nice = ENGINE_NICE};
     if (!eproc_spawn(&s->eng, &spec))
         return false;
     fcntl(s->eng.from_fd, F_SETFL, fcntl(s->eng.from_fd, F_GETFL) | O_NONBLOCK); /* ours only */
