@@ -20,7 +20,8 @@
  * to its answer on its event stream) every 20 ms. Per pattern: the load
  * average, the prompt client's page loads and round trips (p50, p99,
  * errors), the server's memory (peak while the pattern runs, and once it
- * has stopped and the server settled 3 s) and threads, the time from
+ * has stopped and the server settled 3 s), threads and CPU (its time over
+ * the pattern's, 100% a whole core), the time from
  * SIGTERM to its exit, and the engines left after it. DENHAM_SERVE names
  * another build to measure (main's, for the figures before).
  *
@@ -88,6 +89,23 @@ static bool gone(pid_t pid)
     text[got] = 0;
     const char *paren = strrchr(text, ')');
     return !paren || paren[2] == 'Z';
+}
+
+/* The CPU time pid has used (user and system), in ms. */
+static long cpu_ms(pid_t pid)
+{
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    size_t got = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f)
+        fclose(f);
+    text[got] = 0;
+    const char *c = strrchr(text, ')');
+    unsigned long utime = 0, stime = 0;
+    if (c)
+        sscanf(c + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime);
+    return (long)((utime + stime) * 1000 / (unsigned long)sysconf(_SC_CLK_TCK));
 }
 
 static bool open_session(int port, char id[33])
@@ -360,6 +378,7 @@ typedef struct result {
     int pages, page_errors, trips, trip_errors;
     double page_p50, page_p99, trip_p50, trip_p99;
     long peak_kib, after_kib, rest_kib, peak_threads;
+    double cpu_share; /* the server's CPU time over the pattern's time */
     long long stop_ms;
     int engines, left;
     int ended;
@@ -400,6 +419,8 @@ static result_t run_pattern(const pattern_t *pt, int seconds)
     static const char *const files[] = {"/", "/app.js", "/board.js", "/session.js", "/style.css"};
     pid_t engines[128];
     int n_engines = 0;
+    long cpu_start = cpu_ms(s.pid);
+    int64_t measured_from = timeman_now_ms();
     for (int64_t until = timeman_now_ms() + seconds * 1000LL, k = 0; timeman_now_ms() < until && k < 20000; k++) {
         reply_t r;
         int64_t t0 = timeman_now_us();
@@ -432,6 +453,7 @@ static result_t run_pattern(const pattern_t *pt, int seconds)
         }
         usleep(20 * 1000);
     }
+    R.cpu_share = (double)(cpu_ms(s.pid) - cpu_start) / (double)(timeman_now_ms() - measured_from);
     atomic_store(&H->stop, true);
     if (running)
         pthread_join(th, NULL);
@@ -486,7 +508,7 @@ int web_hostile(int seconds, const char *only)
            "20 ms); targets: p99 < 50 ms, memory < 16 MB during and < 8 MB after, SIGTERM < 1 s, nothing left\n",
            bin && *bin ? bin : "./denham", seconds);
     printf("| pattern | load | pages p50 / p99 ms (errors) | commands p50 / p99 ms (errors) | memory MB: rest / peak / "
-           "after | threads peak | SIGTERM ms | engines left |\n|---|---|---|---|---|---|---|---|\n");
+           "after | threads peak | server CPU | SIGTERM ms | engines left |\n|---|---|---|---|---|---|---|---|---|\n");
     fflush(stdout);
     int failed = 0;
     for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++) {
@@ -499,11 +521,11 @@ int web_hostile(int seconds, const char *only)
             failed = 1;
             continue;
         }
-        printf("| %s: %s | %.2f | %.2f / %.2f (%d of %d) | %.2f / %.2f (%d of %d) | %.1f / %.1f / %.1f | %ld | %lld | "
-               "%d of %d |\n",
+        printf("| %s: %s | %.2f | %.2f / %.2f (%d of %d) | %.2f / %.2f (%d of %d) | %.1f / %.1f / %.1f | %ld | %.0f%% | "
+               "%lld | %d of %d |\n",
                pt->name, pt->what, R.load, R.page_p50, R.page_p99, R.page_errors, R.pages + R.page_errors, R.trip_p50,
                R.trip_p99, R.trip_errors, R.trips + R.trip_errors, R.rest_kib / 1024.0, R.peak_kib / 1024.0,
-               R.after_kib / 1024.0, R.peak_threads, R.stop_ms, R.left, R.engines);
+               R.after_kib / 1024.0, R.peak_threads, 100.0 * R.cpu_share, R.stop_ms, R.left, R.engines);
         fflush(stdout);
     }
     return failed;
