@@ -25,7 +25,7 @@ LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/games/*/*.c engin
             $(filter-out protocol/serve/embed_web.c,$(wildcard protocol/serve/*.c)) build/gen/web_assets.c \
             $(RUNNER_SHARED)
 TEST_SRC := $(wildcard tests/*.c) tests/fuzz/targets.c tests/fuzz/session.c
-FUZZ_TARGETS := protocol session http fen moves match_args otep openings match_files
+FUZZ_TARGETS := protocol session http fen moves match_args otep openings match_files ring
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
@@ -35,7 +35,7 @@ MATCH_SRC := $(filter-out bench/runner/match_main.c $(RUNNER_SHARED),$(wildcard 
 WEB_FILES := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 RULES_FILES := $(sort $(wildcard docs/rules/*.md))
 
-.PHONY: all portable pgo deps test test-cluster sanitize tsan bench fuzz soak soak-tsan clean install uninstall
+.PHONY: all portable pgo deps test test-cluster test-poll sanitize tsan bench fuzz soak soak-tsan clean install uninstall
 # The default goal, so that a plain `make` builds what README.md runs.
 all: denham denham-match
 
@@ -175,6 +175,18 @@ tsan: build/test_denham_tsan build/denham_tsan denham denham-match
 # build as the server (a report ends it with status 66, which fails the test).
 build/denham_tsan: $(TSAN_OBJ) build/tsan/protocol/cli/main.o
 	$(CC) $(TSANFLAGS) -o $@ $^ $(LDLIBS)
+
+# `denham serve` on poll(2), evloop.c's backend for systems without epoll:
+# the serve suite runs against it too (make test-poll).
+build/denham_poll: $(filter-out $(REL)/protocol/serve/evloop.o,$(REL_OBJ)) build/poll/evloop.o $(REL)/protocol/cli/main.o
+	$(CC) $(RELFLAGS) -o $@ $^ $(LDLIBS)
+
+build/poll/evloop.o: protocol/serve/evloop.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(RELFLAGS) -DNDEBUG -DDENHAM_EVLOOP_POLL -MMD -MP -c -o $@ $<
+
+test-poll: build/test_denham build/denham_poll denham
+	CK_RUN_SUITE=serve DENHAM_SERVE=build/denham_poll ./build/test_denham
 
 # libFuzzer with ASan and UBSan, one binary per target (tests/fuzz); each
 # runs FUZZ_SECONDS on the committed corpus plus what it finds (build/fuzz).

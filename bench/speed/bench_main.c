@@ -482,8 +482,8 @@ int main(int argc, char **argv)
         return web_bench(argc > 2 ? atoi(argv[2]) : 60, argc > 3 ? atoi(argv[3]) : 200);
     if (argc > 1 && strcmp(argv[1], "web-board") == 0) /* the board's click-to-drawn figures */
         return web_board_bench(argc > 2 ? atoi(argv[2]) : 20);
-    if (argc > 1 && strcmp(argv[1], "web-hostile") == 0) /* issue 53's hostile mix alone */
-        return web_hostile(argc > 2 ? atoi(argv[2]) : 20, argc > 3 ? atoi(argv[3]) : 300);
+    if (argc > 1 && strcmp(argv[1], "web-hostile") == 0) /* the hostile patterns, one table */
+        return web_hostile(argc > 2 ? atoi(argv[2]) : 12, argc > 3 ? argv[3] : NULL);
     if (argc > 1 && strcmp(argv[1], "stop") == 0) {
         searcher_t *s = searcher_new(16);
         for (int i = 0; s && variants_at(i); i++)

@@ -10,13 +10,8 @@
  *     --max-sessions 8: the clients that got an engine play (round trips
  *     of `go depth 2`), the rest are refused with 503; errors; the
  *     processes left after the server stops;
- *   - the hostile mix of issue 53 (web_hostile, alone with `bench_denham
- *     web-hostile [SECONDS] [SLOW]`): SLOW connections (300) trickling a
- *     byte every 2 s and reconnecting when ended, one engine stopped
- *     (SIGSTOP) that a client keeps sending 200 KB commands, one that asks
- *     for Hash 16384 and Threads 256; beside them a prompt client's page
- *     loads and command round trips (p99), the server's memory, the time
- *     from SIGTERM to its exit, and the engines left after it.
+ *   - the hostile patterns (web_hostile.c, alone with `bench_denham
+ *     web-hostile [SECONDS] [PATTERN]`), up to 12 s each.
  */
 #define _GNU_SOURCE
 #include "web_bench.h"
@@ -44,7 +39,7 @@ static int cmp_i64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int64_t percentile(int64_t *v, int n, double p)
+int64_t web_percentile(int64_t *v, int n, double p)
 {
     if (n == 0)
         return -1;
@@ -53,19 +48,7 @@ static int64_t percentile(int64_t *v, int n, double p)
     return v[k];
 }
 
-static long rss_kib(pid_t pid)
-{
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    long kib = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kib;
-}
+static long rss_kib(pid_t pid) { return proc_status(pid, "VmRSS"); }
 
 /* A session's id from the reply to POST /api/sessions, or false. */
 static bool open_session(int port, char id[33], int *status)
@@ -174,7 +157,7 @@ static void command_round_trips(int port)
     http_request(port, "DELETE", path, NULL, NULL, &r);
     printf("web: a command's round trip (POST in, the engine's answer out on the event stream), %d: p50 %.2f ms, "
            "p99 %.2f ms (target: p99 under 50 ms)\n",
-           n, (double)percentile(t, n, 0.5) / 1000.0, (double)percentile(t, n, 0.99) / 1000.0);
+           n, (double)web_percentile(t, n, 0.5) / 1000.0, (double)web_percentile(t, n, 0.99) / 1000.0);
 }
 
 typedef struct load {
@@ -266,225 +249,10 @@ static void load_test(int port, pid_t server, int seconds, int clients)
            "503, %d errors; %d searches answered, round trip of go depth 2: p50 %.2f ms, p99 %.2f ms; the server's "
            "own memory at most %ld KiB (target under 10 MB)\n",
            started, seconds, atomic_load(&L.played), atomic_load(&L.refused), atomic_load(&L.errors),
-           atomic_load(&L.moves), (double)percentile(L.rt, L.n_rt, 0.5) / 1000.0,
-           (double)percentile(L.rt, L.n_rt, 0.99) / 1000.0, peak);
+           atomic_load(&L.moves), (double)web_percentile(L.rt, L.n_rt, 0.5) / 1000.0,
+           (double)web_percentile(L.rt, L.n_rt, 0.99) / 1000.0, peak);
     free(t);
     free(L.rt);
-}
-
-/* ---- the hostile mix ---- */
-
-typedef struct hostile {
-    int port;
-    int slow;
-    int64_t until_ms;
-    atomic_int slow_ended, slow_reconnects, hung_sent, hung_refused, hung_slowest_ms;
-} hostile_t;
-
-/* SLOW connections, each sending one byte of an endless head every 2 s
- * (in turn, so that bytes arrive all the time), a new connection for each
- * one the server ends. */
-static void *slow_clients(void *arg)
-{
-    hostile_t *H = arg;
-    int *fd = calloc((size_t)H->slow, sizeof *fd);
-    static const char head[] = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
-    size_t *sent = calloc((size_t)H->slow, sizeof *sent);
-    for (int i = 0; fd && sent && i < H->slow; i++)
-        fd[i] = http_connect(H->port);
-    for (int tick = 0; fd && sent && timeman_now_ms() < H->until_ms; tick++) {
-        /* A twentieth of them every 100 ms: each every 2 s. */
-        for (int i = tick % 20; i < H->slow; i += 20) {
-            char buf[256];
-            ssize_t n = fd[i] >= 0 ? recv(fd[i], buf, sizeof buf, MSG_DONTWAIT) : 0;
-            if (fd[i] < 0 || n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
-                if (fd[i] >= 0) {
-                    close(fd[i]);
-                    atomic_fetch_add(&H->slow_ended, 1);
-                }
-                fd[i] = http_connect(H->port);
-                sent[i] = 0;
-                atomic_fetch_add(&H->slow_reconnects, 1);
-                continue;
-            }
-            char c = sent[i] < sizeof head - 1 ? head[sent[i]] : 'a';
-            if (send(fd[i], &c, 1, MSG_NOSIGNAL | MSG_DONTWAIT) == 1)
-                sent[i]++;
-        }
-        usleep(100 * 1000);
-    }
-    for (int i = 0; fd && i < H->slow; i++)
-        if (fd[i] >= 0)
-            close(fd[i]);
-    free(fd);
-    free(sent);
-    return NULL;
-}
-
-typedef struct hung {
-    hostile_t *H;
-    char id[33];
-} hung_t;
-
-/* Keeps sending 200 KB commands to the stopped engine's session. */
-static void *hung_sender(void *arg)
-{
-    hung_t *h = arg;
-    size_t n = 200 * 1024;
-    char *cmd = malloc(n + 1);
-    if (!cmd)
-        return NULL;
-    memcpy(cmd, "position startpos moves", 23);
-    for (size_t i = 23; i < n; i += 5)
-        memcpy(cmd + i, " e1e3", n - i < 5 ? n - i : 5);
-    cmd[n] = 0;
-    char path[96];
-    snprintf(path, sizeof path, "/api/sessions/%s/commands", h->id);
-    while (timeman_now_ms() < h->H->until_ms) {
-        static __thread reply_t r;
-        int64_t start = timeman_now_ms();
-        http_request(h->H->port, "POST", path, cmd, NULL, &r);
-        int took = (int)(timeman_now_ms() - start);
-        if (took > atomic_load(&h->H->hung_slowest_ms))
-            atomic_store(&h->H->hung_slowest_ms, took);
-        atomic_fetch_add(&h->H->hung_sent, 1);
-        if (r.status == 503)
-            atomic_fetch_add(&h->H->hung_refused, 1);
-        usleep(50 * 1000);
-    }
-    free(cmd);
-    return NULL;
-}
-
-/* True when pid is gone (or a zombie waiting for init). */
-static bool gone(pid_t pid)
-{
-    char path[64], text[512];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return true;
-    size_t got = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[got] = 0;
-    const char *paren = strrchr(text, ')');
-    return !paren || paren[2] == 'Z';
-}
-
-int web_hostile(int seconds, int slow)
-{
-    served_t s;
-    if (!served_start(&s, "--max-sessions 8")) {
-        printf("web: denham serve did not start (build ./denham first)\n");
-        return 1;
-    }
-    hostile_t H = {.port = s.port, .slow = slow, .until_ms = timeman_now_ms() + seconds * 1000LL};
-    /* The hung engine: the first session's, stopped. */
-    hung_t hung = {.H = &H};
-    int status;
-    pid_t engines[16];
-    if (!open_session(s.port, hung.id, &status) || children_list(s.pid, engines, 16) != 1) {
-        printf("web: hostile: no session for the hung engine (%d)\n", status);
-        served_stop(&s);
-        return 1;
-    }
-    kill(engines[0], SIGSTOP);
-    int hung_events = http_open_events(s.port, hung.id); /* its page stays: the session lives */
-    /* The greedy one. */
-    char greedy[33], path[96];
-    static char events[1 << 16];
-    bool capped = false;
-    int greedy_events = -1;
-    if (open_session(s.port, greedy, &status)) {
-        int fd = greedy_events = http_open_events(s.port, greedy);
-        events[0] = 0;
-        snprintf(path, sizeof path, "/api/sessions/%s/commands", greedy);
-        reply_t r;
-        http_request(s.port, "POST", path, "setoption name Hash value 16384", NULL, &r);
-        http_request(s.port, "POST", path, "setoption name Threads value 256", NULL, &r);
-        http_request(s.port, "POST", path, "isready", NULL, &r);
-        capped = http_read_until(fd, "readyok", events, sizeof events, 10000) &&
-                 strstr(events, "info string denham serve: Hash is over") &&
-                 strstr(events, "info string denham serve: Threads is over");
-    }
-    pthread_t slow_thread, hung_thread;
-    pthread_create(&slow_thread, NULL, slow_clients, &H);
-    pthread_create(&hung_thread, NULL, hung_sender, &hung);
-    usleep(2500 * 1000); /* every slow connection a byte or more in */
-    /* The prompt client: page loads, and a session's round trips. */
-    char id[33];
-    int64_t *page = malloc(sizeof *page * 100000), *rt = malloc(sizeof *rt * 100000);
-    int n_page = 0, n_rt = 0, page_errors = 0, rt_errors = 0;
-    long peak = 0;
-    if (open_session(s.port, id, &status)) {
-        int fd = http_open_events(s.port, id);
-        events[0] = 0;
-        http_read_until(fd, "\"started\"", events, sizeof events, 10000);
-        static const char *const files[] = {"/", "/app.js", "/board.js", "/session.js", "/style.css"};
-        for (int k = 0; timeman_now_ms() < H.until_ms && n_page < 100000; k++) {
-            reply_t r;
-            int64_t start = timeman_now_us();
-            if (http_request(s.port, "GET", files[k % 5], NULL, NULL, &r) && r.status == 200)
-                page[n_page++] = timeman_now_us() - start;
-            else
-                page_errors++;
-            int64_t us = round_trip(s.port, fd, id, "isready", "readyok", events, sizeof events);
-            if (us >= 0)
-                rt[n_rt++] = us;
-            else
-                rt_errors++;
-            long kib = rss_kib(s.pid);
-            peak = kib > peak ? kib : peak;
-            usleep(20 * 1000);
-        }
-        close(fd);
-    } else {
-        printf("web: hostile: the prompt client got no session (%d)\n", status);
-    }
-    int n_engines = children_list(s.pid, engines, 16);
-    if (hung_events >= 0)
-        close(hung_events);
-    if (greedy_events >= 0)
-        close(greedy_events);
-    /* SIGTERM while the slow clients trickle and the engine is stopped. */
-    H.until_ms = timeman_now_ms() + 60000; /* the helpers go on through the stop */
-    int64_t stop_start = timeman_now_ms();
-    kill(s.pid, SIGTERM);
-    int wstatus = 0;
-    bool exited = false;
-    while (!exited && timeman_now_ms() - stop_start < 10000) {
-        exited = waitpid(s.pid, &wstatus, WNOHANG) == s.pid;
-        if (!exited)
-            usleep(2 * 1000);
-    }
-    int64_t stop_ms = timeman_now_ms() - stop_start;
-    if (!exited) {
-        kill(s.pid, SIGKILL);
-        waitpid(s.pid, NULL, 0);
-    }
-    H.until_ms = 0;
-    pthread_join(slow_thread, NULL);
-    pthread_join(hung_thread, NULL);
-    usleep(200 * 1000);
-    int left = 0;
-    for (int i = 0; i < n_engines; i++)
-        left += !gone(engines[i]);
-    printf("web: hostile mix for %d s: %d slow connections (a byte every 2 s; %d ended by the server and opened "
-           "again), one stopped engine sent 200 KB commands (%d sent, %d refused with 503, slowest answer %d ms), "
-           "one asking Hash 16384 and Threads 256 (%s)\n",
-           seconds, slow, atomic_load(&H.slow_ended), atomic_load(&H.hung_sent),
-           atomic_load(&H.hung_refused), atomic_load(&H.hung_slowest_ms), capped ? "capped, with an info string" : "NOT capped");
-    printf("web: hostile: a prompt client's page loads, %d: p50 %.2f ms, p99 %.2f ms, %d errors (target: p99 under "
-           "100 ms); its round trips (isready), %d: p50 %.2f ms, p99 %.2f ms, %d errors (target: p99 under 50 ms)\n",
-           n_page, (double)percentile(page, n_page, 0.5) / 1000.0, (double)percentile(page, n_page, 0.99) / 1000.0,
-           page_errors, n_rt, (double)percentile(rt, n_rt, 0.5) / 1000.0, (double)percentile(rt, n_rt, 0.99) / 1000.0,
-           rt_errors);
-    printf("web: hostile: the server's own memory at most %ld KiB (target under 10 MB); SIGTERM to exit %lld ms "
-           "(target under 2 s), status %d; engines left %d of %d\n",
-           peak, (long long)stop_ms, exited && WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1, left, n_engines);
-    free(page);
-    free(rt);
-    return 0;
 }
 
 int web_bench(int seconds, int clients)
@@ -501,5 +269,5 @@ int web_bench(int seconds, int clients)
     pid_t pid = s.pid;
     int status = served_stop(&s);
     printf("web: the server stopped with status %d; processes left: %d\n", status, children_of(pid));
-    return web_hostile(seconds < 30 ? seconds : 30, 300);
+    return web_hostile(seconds < 12 ? seconds : 12, NULL);
 }

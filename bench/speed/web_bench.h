@@ -2,10 +2,14 @@
 #ifndef DENHAM_WEB_BENCH_H
 #define DENHAM_WEB_BENCH_H
 
+#include <stdint.h>
+
+/* The p-th fraction of the n values at v (sorted in place), -1 when none. */
+int64_t web_percentile(int64_t *v, int n, double p);
 /* Runs every measurement; 0 unless the server did not start. */
 int web_bench(int seconds, int clients);
-/* The hostile mix alone (issue 53): slow connections, a stopped engine,
- * greedy options, beside a prompt client, for SECONDS. */
-int web_hostile(int seconds, int slow);
+/* The hostile patterns (web_hostile.c), SECONDS each, beside a prompt
+ * client, one table; only the pattern named `only` when not NULL. */
+int web_hostile(int seconds, const char *only);
 
 #endif

@@ -197,3 +197,20 @@ int children_list(pid_t pid, pid_t *out, int max)
 }
 
 int children_of(pid_t pid) { return children_list(pid, NULL, INT_MAX); }
+
+long proc_status(pid_t pid, const char *key)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    long v = -1;
+    size_t n = strlen(key);
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, key, n) == 0 && line[n] == ':') {
+            v = atol(line + n + 1);
+            break;
+        }
+    if (f)
+        fclose(f);
+    return v;
+}

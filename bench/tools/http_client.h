@@ -41,5 +41,8 @@ int children_of(pid_t pid);
 /* The same children's pids, at most max of them (out may be NULL); their
  * number. */
 int children_list(pid_t pid, pid_t *out, int max);
+/* A number from /proc/<pid>/status by its key ("VmRSS" in KiB, "Threads"),
+ * or -1. */
+long proc_status(pid_t pid, const char *key);
 
 #endif

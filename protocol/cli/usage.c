@@ -77,7 +77,7 @@ static const usage_t usages[] = {
      "  --freeze NAMES    keep these weights (comma-separated names, as `eval` shows them)\n"},
     {"serve",
      "usage: denham serve [--port N] [--host ADDR] [--engine CMD] [--max-sessions N] [--idle-seconds N]\n"
-     "                    [--max-hash-mb N] [--max-threads N] [--watch FILE]...\n"
+     "                    [--max-hash-mb N] [--max-threads N] [--max-search-threads N] [--watch FILE]...\n"
      "  The board in a browser: serves the web app and gives each tab an engine; prints the address.\n"
      "  --port N          the TCP port (0-65535, default 8080; 0: any free one)\n"
      "  --host ADDR       the address to listen on (default 127.0.0.1, loopback only)\n"
@@ -87,6 +87,9 @@ static const usage_t usages[] = {
      "  --max-hash-mb N   the most Hash a tab may set; more is capped (1-16384, default: half the\n"
      "                    memory over --max-sessions)\n"
      "  --max-threads N   the most Threads a tab may set; more is capped (1-256, default: the cores)\n"
+     "  --max-search-threads N\n"
+     "                    threads searching at once, every tab's together; a search beyond waits for\n"
+     "                    one to end (1-4096, default: the cores)\n"
      "  --watch FILE      show a running match at /watch, from the live file denham-match writes\n"
      "                    (again for each shard's file, up to 16); only these files are read; the\n"
      "                    /watch address is printed after the board's\n"},

@@ -38,10 +38,10 @@ void eproc_destroy(eproc_t *e)
 
 bool eproc_spawn(eproc_t *e, const eproc_spec_t *spec)
 {
-    size_t cap = spec->line_max ? spec->line_max : 2 * EPROC_LINE_MAX;
-    char *buf = malloc(cap);
+    size_t cap = spec->caller_reads ? 0 : spec->line_max ? spec->line_max : 2 * EPROC_LINE_MAX;
+    char *buf = cap ? malloc(cap) : NULL;
     char *full = spec->cmd ? malloc(strlen(spec->cmd) + 6) : NULL; /* before fork: the child may not malloc */
-    if (!buf || (spec->cmd && !full)) {
+    if ((cap && !buf) || (spec->cmd && !full)) {
         free(buf);
         free(full);
         return false;
@@ -76,6 +76,8 @@ bool eproc_spawn(eproc_t *e, const eproc_spec_t *spec)
         if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || (err >= 0 && dup2(err, 2) < 0))
             _exit(127);
         close_range(3, ~0u, 0); /* nothing else of ours stays open in the engine */
+        if (spec->nice && nice(spec->nice) == -1) { /* (-1 may be the new value itself: nothing to do) */
+        }
         signal(SIGPIPE, SIG_DFL);
         sigset_t none;
         sigemptyset(&none);
@@ -318,6 +320,25 @@ void eproc_end(eproc_t *e, int grace_ms, int *status)
     free(e->buf);
     e->buf = NULL;
     e->len = 0;
+}
+
+bool eproc_end_now(eproc_t *e, int *status)
+{
+    pthread_mutex_lock(&e->lock);
+    pid_t pid = e->pid;
+    pthread_mutex_unlock(&e->lock);
+    if (pid > 0 && !eproc_exited(e))
+        return false;
+    if (pid > 0) {
+        pthread_mutex_lock(&e->lock);
+        kill(-pid, SIGKILL); /* the leader is a zombie: its id still names the group alone */
+        e->pid = 0;
+        pthread_mutex_unlock(&e->lock);
+        while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+            ;
+    }
+    eproc_end(e, 0, NULL); /* no engine now: only closes the pipes */
+    return true;
 }
 
 void eproc_kill(eproc_t *e)

@@ -31,6 +31,8 @@ typedef struct eproc_spec {
     const char *log_path; /* stderr appended here; NULL: /dev/null */
     bool die_with_parent; /* SIGKILL when the thread that started it ends (PR_SET_PDEATHSIG) */
     size_t line_max;      /* the read buffer (0: 2 * EPROC_LINE_MAX); a longer line comes in pieces of it */
+    bool caller_reads;    /* no read buffer: the caller reads from_fd itself (an event loop) */
+    int nice;             /* added to the engine's nice value (0: the caller's priority) */
 } eproc_spec_t;
 
 typedef struct eproc {
@@ -83,6 +85,11 @@ void eproc_kill_group(eproc_t *e);
  * group (stragglers too), reaps the leader (its wait status in *status
  * when not NULL) and closes the pipes. The reading thread's. */
 void eproc_end(eproc_t *e, int grace_ms, int *status);
+/* The end without waiting, for an event loop (which has stopped watching
+ * the pipes): false while the group's leader runs; once it has exited,
+ * kills what is left of its group, reaps the leader (its wait status in
+ * *status), closes the pipes and returns true. */
+bool eproc_end_now(eproc_t *e, int *status);
 /* Asks the engine to quit, waits up to wait_ms, then kills it. */
 void eproc_stop(eproc_t *e, int wait_ms);
 /* Kills it at once and reaps it. */

@@ -57,12 +57,16 @@ static int parse_request_line(const char *c, size_t n, http_request_t *req)
         return strncmp(sp2 + 1, "HTTP/", 5) == 0 ? 505 : 400;
     if (sp2[8] != '0' && sp2[8] != '1')
         return 505;
-    size_t path_len = strcspn(target, "? ");
-    if (target + path_len > sp2)
-        path_len = (size_t)(sp2 - target);
-    for (size_t i = 0; i < path_len; i++)
-        if ((unsigned char)target[i] <= 0x20 || (unsigned char)target[i] >= 0x7f)
+    /* The whole target, its query too, by its length: a NUL must not end
+     * the path early (`/api/info\0garbage` is no request for /api/info). */
+    size_t target_len = (size_t)(sp2 - target), path_len = target_len;
+    for (size_t i = 0; i < target_len; i++) {
+        unsigned char b = (unsigned char)target[i];
+        if (b <= 0x20 || b >= 0x7f)
             return 400;
+        if (b == '?' && path_len == target_len)
+            path_len = i;
+    }
     memcpy(req->path, target, path_len);
     req->path[path_len] = 0;
     return 200;
@@ -249,6 +253,30 @@ bool http_origin_allowed(const char *origin, const char *host)
     return strncmp(origin, "http://", 7) == 0 && strcasecmp(origin + 7, host) == 0;
 }
 
+size_t http_response_head(char *out, size_t cap, int status, const char *type, size_t len)
+{
+    int n = snprintf(out, cap,
+                     "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n"
+                     "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\n"
+                     "Referrer-Policy: no-referrer\r\nContent-Security-Policy: default-src 'self'; style-src 'self'; "
+                     "script-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'\r\n\r\n",
+                     status, http_reason(status), type, len);
+    return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+}
+
+size_t http_error_body(char *out, size_t cap, int status, const char *message)
+{
+    int n = snprintf(out, cap, "{\"error\":\"%s\",\"status\":%d}", message, status);
+    return n <= 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+size_t http_sse_head(char *out, size_t cap, unsigned long long id, const char *event)
+{
+    int n = event ? snprintf(out, cap, "id: %llu\nevent: %s\ndata: ", id, event)
+                  : snprintf(out, cap, "id: %llu\ndata: ", id);
+    return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+}
+
 size_t http_sse_frame(char *out, size_t cap, unsigned long long id, const char *event, const char *data)
 {
     if (strpbrk(data, "\r\n") || (event && strpbrk(event, "\r\n")))
@@ -305,30 +333,61 @@ static int split_words(const char *line, size_t len, const char **word, size_t *
 
 static bool word_is(const char *w, size_t n, const char *text) { return n == strlen(text) && strncmp(w, text, n) == 0; }
 
-int http_command_limit(const char *line, size_t len, long max_hash_mb, long max_threads, char *out, size_t cap,
-                       const char **why)
+int http_command_kind(const char *line, size_t len)
+{
+    const char *w[1];
+    size_t wl[1];
+    if (split_words(line, len, w, wl, 1) < 1) /* as the engine reads it: its first word, exactly */
+        return HTTP_COMMAND_OTHER;
+    return word_is(w[0], wl[0], "go")     ? HTTP_COMMAND_GO
+           : word_is(w[0], wl[0], "stop") ? HTTP_COMMAND_STOP
+           : word_is(w[0], wl[0], "quit") ? HTTP_COMMAND_QUIT
+                                          : HTTP_COMMAND_OTHER;
+}
+
+/* `setoption name Hash|Threads value N`: which (1 Hash, 2 Threads, 0
+ * neither), the name's word (for the capped line) and, when N is a whole
+ * number, its value (true). */
+static bool option_value(const char *line, size_t len, int *which, const char **name, size_t *name_len,
+                         long long *value)
 {
     const char *w[8];
     size_t wl[8];
+    *which = 0;
     int n = split_words(line, len, w, wl, 8);
     if (n < 4 || n > 8 || wl[0] != 9 || strncasecmp(w[0], "setoption", 9) != 0 || !word_is(w[1], wl[1], "name"))
-        return HTTP_LIMIT_OK; /* not a setoption, or one with a name of many words: none of these two */
+        return false; /* not a setoption, or one with a name of many words: none of these two */
     int v = 2;
     while (v < n && !word_is(w[v], wl[v], "value"))
         v++;
     if (v != 3) /* the name is one word: Hash or Threads */
-        return HTTP_LIMIT_OK;
-    bool hash = wl[2] == 4 && strncasecmp(w[2], "Hash", 4) == 0;
-    bool threads = wl[2] == 7 && strncasecmp(w[2], "Threads", 7) == 0;
-    if (!hash && !threads)
-        return HTTP_LIMIT_OK;
-    long max = hash ? max_hash_mb : max_threads;
+        return false;
+    *which = wl[2] == 4 && strncasecmp(w[2], "Hash", 4) == 0      ? 1
+             : wl[2] == 7 && strncasecmp(w[2], "Threads", 7) == 0 ? 2
+                                                                   : 0;
+    *name = w[2];
+    *name_len = wl[2];
     bool number = n == 5 && wl[4] > 0 && wl[4] <= 18;
-    long long value = 0;
+    *value = 0;
     for (size_t i = 0; number && i < wl[4]; i++) {
         number = w[4][i] >= '0' && w[4][i] <= '9';
-        value = value * 10 + (w[4][i] - '0');
+        *value = *value * 10 + (w[4][i] - '0');
     }
+    return number;
+}
+
+int http_command_limit(const char *line, size_t len, long max_hash_mb, long max_threads, char *out, size_t cap,
+                       const char **why)
+{
+    int which;
+    const char *name;
+    size_t name_len;
+    long long value;
+    bool number = option_value(line, len, &which, &name, &name_len, &value);
+    if (!which)
+        return HTTP_LIMIT_OK;
+    bool hash = which == 1;
+    long max = hash ? max_hash_mb : max_threads;
     if (!number) {
         *why = hash ? "Hash takes a whole number of MB (the server's limit: --max-hash-mb)"
                     : "Threads takes a whole number (the server's limit: --max-threads)";
@@ -336,7 +395,7 @@ int http_command_limit(const char *line, size_t len, long max_hash_mb, long max_
     }
     if (value <= max)
         return HTTP_LIMIT_OK;
-    int k = snprintf(out, cap, "setoption name %.*s value %ld", (int)wl[2], w[2], max);
+    int k = snprintf(out, cap, "setoption name %.*s value %ld", (int)name_len, name, max);
     if (k <= 0 || (size_t)k >= cap) {
         *why = "the option's value is over the server's limit";
         return HTTP_LIMIT_REFUSED;
@@ -344,4 +403,14 @@ int http_command_limit(const char *line, size_t len, long max_hash_mb, long max_
     *why = hash ? "Hash is over this server's limit (--max-hash-mb)"
                 : "Threads is over this server's limit (--max-threads)";
     return HTTP_LIMIT_CAPPED;
+}
+
+long http_command_threads(const char *line, size_t len)
+{
+    int which;
+    const char *name;
+    size_t name_len;
+    long long value;
+    bool number = option_value(line, len, &which, &name, &name_len, &value);
+    return which == 2 && number ? (long)(value < 1 ? 1 : value > 1000000 ? 1000000 : value) : -1;
 }

@@ -53,6 +53,17 @@ bool http_host_allowed(const char *host, const char *listen_host, int port);
 /* Origin check: a page of this server only ("http://" + the Host). */
 bool http_origin_allowed(const char *origin, const char *host);
 
+/* The head of an answer (status line, Content-Type, Content-Length: len,
+ * Connection: close and the security headers, to the blank line) in
+ * out[cap]; its length, or 0 when it does not fit. */
+size_t http_response_head(char *out, size_t cap, int status, const char *type, size_t len);
+/* An error's body, {"error": message, "status": N} (message: no quote or
+ * backslash); its length. */
+size_t http_error_body(char *out, size_t cap, int status, const char *message);
+/* What comes before an event's data (`id: N`, `event: E` unless event is
+ * NULL, `data: `); the data and "\n\n" follow. Its length, 0 if it does
+ * not fit. */
+size_t http_sse_head(char *out, size_t cap, unsigned long long id, const char *event);
 /* One Server-Sent Events message: `id`, `event` (NULL: a plain message)
  * and `data` (one line: no CR or LF). Returns its length, or 0 when it does
  * not fit in cap. */
@@ -73,5 +84,13 @@ bool http_command_ok(const char *body, size_t len, const char **why);
 enum { HTTP_LIMIT_OK, HTTP_LIMIT_CAPPED, HTTP_LIMIT_REFUSED };
 int http_command_limit(const char *line, size_t len, long max_hash_mb, long max_threads, char *out, size_t cap,
                        const char **why);
+
+/* What a command line does to the engine's search, by its first word as
+ * the engine reads it: `go` starts one, `stop` and `quit` end it. */
+enum { HTTP_COMMAND_OTHER, HTTP_COMMAND_GO, HTTP_COMMAND_STOP, HTTP_COMMAND_QUIT };
+int http_command_kind(const char *line, size_t len);
+/* The threads a `setoption name Threads value N` line sets (N, at least 1),
+ * or -1 for any other line. */
+long http_command_threads(const char *line, size_t len);
 
 #endif

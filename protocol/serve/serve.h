@@ -20,6 +20,7 @@ typedef struct serve_config {
     long max_hash_mb;   /* the most Hash a command may set (0: half the memory over max_sessions) */
     long max_threads;   /* the most Threads (0: the machine's cores) */
     bool watching;      /* --watch given: /watch is an address to open too */
+    long max_search_threads; /* threads searching at once, every engine's together (0: the cores) */
 } serve_config_t;
 
 /* Serves until SIGINT or SIGTERM; the exit status. */

@@ -1,25 +1,27 @@
 /*
- * sessions.c: the sessions of `denham serve`. Each is an engine child
- * process speaking PROTOCOL.md on pipes, the reader thread that started it
- * and passes its lines on, and a ring of those lines (with the server's
- * own `engine` events) that an event stream reads from any point still
- * held, so that a page that reconnects misses nothing recent. A reaper
- * thread closes sessions whose page went away or that stayed idle, and
- * frees their slots once every engine is reaped.
+ * sessions.c: the sessions of `denham serve`, in the server's one loop.
+ * Each is an engine child process (engine_proc.h: its own process group,
+ * killed as a group, always reaped) whose output the loop reads into the
+ * session's ring and whose input it writes from a queue, and up to
+ * SESSION_STREAMS_MAX event streams that send the ring to the page.
  *
- * Locks: the table's lock guards the slots' use and holders; each
- * session's lock guards its ring and its state; the engine (engine_proc.h)
- * guards its own pid and input. No request ever waits on an engine longer
- * than ENGINE_WRITE_MS, and no thread is joined before it has ended.
+ * Back-pressure, never loss: a line that does not fit in the ring (every
+ * entry in it not yet sent to a page) stops the reading of that engine,
+ * which then blocks on its own pipe, until a stream has taken enough; a
+ * command the engine does not read within ENGINE_WRITE_MS is answered 503.
+ * Searches: every `go` counts its session's Threads against
+ * --max-search-threads; one that would pass it waits (its line and those
+ * after it held, in order) until a search ends (`bestmove`, or its engine's
+ * end), or is released at once by `stop` or `quit`.
  *
- * May not reach into the engine or any game, nor speak HTTP: it only keeps
- * lines (http.h only frames them for the stream).
+ * May not reach into the engine or any game, nor parse HTTP beyond
+ * http.h's command checks: it only relays lines.
  */
 #define _GNU_SOURCE /* getrandom */
 #include "sessions.h"
 
 #include <errno.h>
-#include <pthread.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,125 +34,149 @@
 #include "../../engine/core/timeman.h"
 #include "../common/engine_proc.h"
 #include "http.h"
+#include "ring.h"
 
-#define RING_LINES 4096          /* engine lines kept per session, for a page that reconnects */
-#define RING_BYTES (256 * 1024)  /* and their size with malloc's overhead (8 sessions: 2 MB of the server's 10) */
+#define RINGS_BUDGET (4 << 20)   /* every session's ring together, at most (then each holds less) */
+#define RING_HISTORY (16 << 10)  /* lines a page was sent, kept for its reconnection */
 #define ALONE_GRACE_MS 10000     /* a session whose page went away lives this long (a reload comes back) */
 #define RESTARTS_PER_MINUTE 5    /* an engine that crashes more often is left down */
-#define THREAD_STACK (256 * 1024)
-#define READ_SLICE_MS 250        /* the reader looks up from the pipe this often: has the engine itself ended? */
 #define EXIT_GRACE_MS 200        /* an engine whose output closed has this long to exit before its group is killed */
-#define STOP_WAIT_MS 1000        /* sessions_stop waits this long for the readers (every engine is killed first) */
+#define STOP_WAIT_MS 1000        /* sessions_stop waits this long for the engines to be reaped */
+#define HEARTBEAT_MS 15000       /* an event stream's comment line, so that proxies and pages see it live */
+#define LINE_BUF_MIN 4096        /* the engine's output buffer begins this small and grows to SESSION_LINE_MAX */
+#define INPUT_MAX (HTTP_BODY_MAX + 4096) /* bytes waiting for one engine to read them */
+#define WAITERS_MAX 8            /* commands of one session waiting for its engine at once */
+#define FRAME_SCRATCH (32 * 1024) /* event frames go out this much at a time */
+#define ENGINE_NICE 5            /* engines run below the server: a search on every core delays no answer */
 
-typedef struct entry {
-    unsigned long long seq;
-    char *event; /* NULL: an engine line */
-    char *data;
-} entry_t;
+typedef struct session_io {
+    serve_io_t io; /* first: the loop's tag */
+    session_t *s;
+} session_io_t;
+
+typedef struct stream {
+    conn_t *conn; /* NULL: a free slot */
+    session_t *s;
+    ring_pos_t pos;   /* the entry it sends next */
+    size_t frame_off; /* bytes of that entry's frame already sent */
+    bool blocked;     /* its socket is full */
+    int64_t last_ms;  /* when it last sent */
+} stream_t;
+
+typedef struct waiter {
+    conn_t *conn; /* NULL: a free slot */
+    session_t *s;
+    unsigned long long from, to; /* its line's bytes in the engine's input */
+    int64_t deadline_ms;
+    bool capped;
+} waiter_t;
 
 struct session {
-    /* Under the table's lock: */
     bool used;
-    int users;    /* requests holding the session (event streams among them) */
-    int listeners; /* event streams */
     char id[33];
-    /* Under the session's lock: */
-    pthread_mutex_t lock;
-    pthread_cond_t changed;
-    entry_t ring[RING_LINES];
-    unsigned long long next_seq;   /* the first seq is 1 */
-    unsigned long long oldest_seq; /* the oldest entry still held */
-    size_t ring_bytes;
-    bool closing;
-    bool restart_asked; /* set only while an engine runs, and cleared at its end */
-    bool down;          /* the reader has ended: no engine will run again */
+    ring_t ring;
+    stream_t streams[SESSION_STREAMS_MAX];
+    int n_streams;
+    waiter_t waiters[WAITERS_MAX];
+    int n_waiters;
+    /* the engine */
+    eproc_t eng;
+    bool running;             /* a process there, not yet reaped */
+    bool out_open, out_paused; /* its output: read (unless paused: the ring is full) */
+    int64_t out_closed_ms;
+    bool restart_asked, closed_output;
+    session_io_t out_io, in_io;
+    char *line; /* what it wrote, not yet lines: line[line_off, line_len) */
+    size_t line_off, line_len, line_cap;
+    /* its input: in[in_off, in_len) are the bytes from `written` on */
+    char *in;
+    size_t in_off, in_len, in_cap;
+    unsigned long long written, queued;
+    bool writing_watched, stalled, broken, in_closed;
+    /* searching */
+    long threads;            /* its Threads (1) */
+    long counted;            /* threads counted for its search, while it searches */
+    bool searching, search_waiting;
+    unsigned long long hold_at; /* while waiting: input from here on is held */
+    /* life */
+    bool closing, down;
     int64_t last_active_ms, alone_since_ms;
     int64_t restart_times[RESTARTS_PER_MINUTE];
-    int spawn_state; /* the first engine: 0 starting, 1 running, -1 failed */
-    /* The reader thread's (its start and join are the reaper's and sessions_stop's): */
-    eproc_t eng;
-    pthread_t reader;
-    bool reader_running; /* created and not yet joined */
-    atomic_bool reader_done; /* it has returned: a join does not wait */
 };
 
 static struct sessions {
     sessions_config_t cfg;
-    pthread_mutex_t lock;
-    session_t *sessions[SESSIONS_LIMIT];
-    pthread_t reaper;
-    bool reaper_running;
-    atomic_bool stopping; /* sessions_stop: the reaper ends */
+    session_t *s[SESSIONS_LIMIT];
+    size_t ring_max;
+    long search_threads; /* counted for every search running */
+    session_t *waiting[SESSIONS_LIMIT]; /* searches waiting, in order */
+    int n_waiting;
+    bool stopping;
+    char scratch[FRAME_SCRATCH];
 } P;
 
-/* The server is stopping, or the sessions are: start no engine again. */
-static bool stopping(void) { return atomic_load(P.cfg.stopping) || atomic_load(&P.stopping); }
+static void pump(stream_t *st);
+static void engine_check(session_t *s, int64_t now);
+static void write_input(session_t *s);
 
-/* ---- the engine child ---- */
+/* ---- the ring and its streams ---- */
 
-/* Starts the engine for s (engine_proc.h): its own process group, its
- * stderr nowhere, and it dies with the reader thread that starts it. */
-static bool engine_spawn(session_t *s)
+/* Entries before this may go: every open stream is past them (or, with
+ * none open, a page has been sent them). */
+static ring_pos_t floor_of(const session_t *s)
 {
-    eproc_spec_t spec = {.cmd = P.cfg.engine,
-                         .path = P.cfg.engine_path,
-                         .die_with_parent = true,
-                         .line_max = SESSION_LINE_MAX};
-    return eproc_spawn(&s->eng, &spec);
-}
-
-/* Ends the engine at once: the whole group killed, whatever it does; the
- * reader thread sees its end and reaps it. Never waits on the engine. */
-static void engine_stop(session_t *s) { eproc_kill_group(&s->eng); }
-
-/* ---- a session's lines ---- */
-
-/* What an entry holds of memory: its text and, roughly, malloc's headers. */
-static size_t entry_size(const entry_t *e) { return strlen(e->data) + (e->event ? strlen(e->event) + 16 : 0) + 16; }
-
-/* Forgets the oldest entry held (s->lock held). */
-static void drop_oldest(session_t *s)
-{
-    entry_t *o = &s->ring[s->oldest_seq % RING_LINES];
-    if (o->data && o->seq == s->oldest_seq) {
-        s->ring_bytes -= entry_size(o);
-        free(o->data);
-        free(o->event);
-        *o = (entry_t){0};
+    ring_pos_t f = s->ring.sent;
+    bool any = false;
+    for (int i = 0; i < SESSION_STREAMS_MAX; i++) {
+        const stream_t *st = &s->streams[i];
+        if (st->conn && (!any || st->pos.seq < f.seq)) {
+            f = st->pos;
+            any = true;
+        }
     }
-    s->oldest_seq++;
+    return f;
 }
 
-/* Appends an entry (s->lock held), forgetting the oldest ones past the
- * limits: a page that reconnects gets what is left. */
-static void push_locked(session_t *s, const char *event, const char *data)
+static bool take_lines(session_t *s);
+
+/* Sends the streams what they have not been sent, as far as their sockets
+ * take it; the room that makes in the ring goes to a paused engine's
+ * lines, and its output is read again once they are all in. */
+static void pump_all(session_t *s)
 {
-    entry_t e = {s->next_seq, event ? strdup(event) : NULL, strdup(data)};
-    if (!e.data || (event && !e.event)) {
-        free(e.data);
-        free(e.event);
-        return;
+    for (int round = 0; round < 64; round++) {
+        for (int i = 0; i < SESSION_STREAMS_MAX; i++)
+            if (s->streams[i].conn && !s->streams[i].blocked)
+                pump(&s->streams[i]);
+        ring_reclaim(&s->ring, floor_of(s));
+        if (!s->out_paused || !s->out_open || s->closing)
+            return;
+        size_t waiting = s->line_len - s->line_off;
+        if (!take_lines(s)) {
+            if (s->line_len - s->line_off == waiting)
+                return; /* no room yet: the streams' sockets are full, or nobody reads */
+            continue;   /* some went in: send them, then the rest */
+        }
+        s->out_paused = false;
+        evloop_watch(P.cfg.loop, s->eng.from_fd, EVLOOP_IN, &s->out_io);
+        if (eproc_exited(&s->eng)) /* its leader ended meanwhile: what it left is read now */
+            engine_check(s, timeman_now_ms());
     }
-    size_t need = entry_size(&e);
-    while (s->oldest_seq < s->next_seq &&
-           (s->next_seq - s->oldest_seq >= RING_LINES || s->ring_bytes + need > RING_BYTES))
-        drop_oldest(s);
-    s->ring[s->next_seq % RING_LINES] = e;
-    s->ring_bytes += need;
-    s->next_seq++;
-    pthread_cond_broadcast(&s->changed);
 }
 
-static void push(session_t *s, const char *event, const char *data)
+/* The streams took entries, or one went: room may be back. */
+static void room_made(session_t *s) { pump_all(s); }
+
+/* Appends an entry; false when it does not fit (never for the server's
+ * own, `force`). Its callers pump the streams once a batch is in. */
+static bool push(session_t *s, int kind, const char *data, size_t len, bool force)
 {
-    pthread_mutex_lock(&s->lock);
-    push_locked(s, event, data);
-    pthread_mutex_unlock(&s->lock);
+    return ring_push(&s->ring, kind, data, len, floor_of(s), force);
 }
 
 /* An `engine` event: {"state": ..., "detail": ...}, the detail escaped
- * (it may hold the --engine command); s->lock held. */
-static void push_engine_state_locked(session_t *s, const char *state, const char *detail)
+ * (it may hold the --engine command). */
+static void push_state(session_t *s, const char *state, const char *detail)
 {
     json_t j;
     json_init(&j);
@@ -159,15 +185,412 @@ static void push_engine_state_locked(session_t *s, const char *state, const char
     json_kstring(&j, "detail", detail);
     json_end(&j);
     if (!j.failed)
-        push_locked(s, "engine", j.buf);
+        push(s, RING_EVENT, j.buf, j.len, true);
     json_free(&j);
+    pump_all(s);
 }
 
-static void push_engine_state(session_t *s, const char *state, const char *detail)
+static void push_note(session_t *s, const char *line)
 {
-    pthread_mutex_lock(&s->lock);
-    push_engine_state_locked(s, state, detail);
-    pthread_mutex_unlock(&s->lock);
+    push(s, RING_LINE, line, strlen(line), true);
+    pump_all(s);
+}
+
+static void stream_gone(void *ctx)
+{
+    stream_t *st = ctx;
+    session_t *s = st->s;
+    st->conn = NULL;
+    if (--s->n_streams == 0)
+        s->alone_since_ms = timeman_now_ms();
+    room_made(s);
+}
+
+static void stream_writable(void *ctx)
+{
+    stream_t *st = ctx;
+    session_t *s = st->s;
+    st->blocked = false;
+    pump(st);
+    room_made(s);
+}
+
+static const conn_stream_ops_t stream_ops = {stream_writable, stream_gone};
+
+/* The frame of entry e: its head in head[], the data, then "\n\n". */
+static size_t frame_head(const ring_entry_t *e, char *head, size_t cap)
+{
+    return http_sse_head(head, cap, e->seq, e->kind == RING_EVENT ? "engine" : NULL);
+}
+
+/* Sends what the stream has not been sent, as much as its socket takes;
+ * ends it once the session is closed and everything went. (The room this
+ * makes in the ring is its callers' to use: a push pumps.) */
+static void pump(stream_t *st)
+{
+    session_t *s = st->s;
+    for (;;) {
+        /* Frames into the scratch, from where the stream is... */
+        ring_pos_t p = st->pos;
+        size_t off = st->frame_off, used = 0;
+        ring_entry_t e;
+        char head[64];
+        while (used < FRAME_SCRATCH && ring_get(&s->ring, &p, &e)) {
+            size_t h = frame_head(&e, head, sizeof head), total = h + e.len + 2;
+            const char *parts[3] = {head, e.data, "\n\n"};
+            size_t lens[3] = {h, e.len, 2}, at = 0;
+            for (int k = 0; k < 3 && used < FRAME_SCRATCH; k++) {
+                if (off < at + lens[k]) {
+                    size_t from = off - at, n = lens[k] - from;
+                    if (n > FRAME_SCRATCH - used)
+                        n = FRAME_SCRATCH - used;
+                    memcpy(P.scratch + used, parts[k] + from, n);
+                    used += n;
+                    off += n;
+                }
+                at += lens[k];
+            }
+            if (off < total)
+                break; /* the scratch is full mid-frame */
+            p.seq++;
+            p.off += RING_ENTRY_OVERHEAD + e.len;
+            off = 0;
+        }
+        if (used == 0)
+            break;
+        /* ... sent, and the stream moved past what went. */
+        ssize_t w = conn_stream_write(st->conn, P.scratch, used);
+        if (w < 0)
+            return;
+        st->last_ms = timeman_now_ms();
+        for (size_t left = (size_t)w; left > 0;) {
+            ring_get(&s->ring, &st->pos, &e);
+            size_t total = frame_head(&e, head, sizeof head) + e.len + 2, take = total - st->frame_off;
+            if (take > left)
+                take = left;
+            st->frame_off += take;
+            left -= take;
+            if (st->frame_off == total) {
+                ring_advance(&s->ring, &st->pos, &e);
+                st->frame_off = 0;
+            }
+        }
+        if ((size_t)w < used) {
+            st->blocked = true;
+            break;
+        }
+    }
+    if (s->closing && st->pos.seq >= s->ring.next && !st->blocked) {
+        conn_t *c = st->conn;
+        st->conn = NULL;
+        if (--s->n_streams == 0)
+            s->alone_since_ms = timeman_now_ms();
+        conn_stream_end(c);
+    }
+}
+
+/* ---- the engine's output ---- */
+
+/* A search has ended (its bestmove, or its engine): its threads are free
+ * for the searches waiting, which start in order while they fit. */
+static void search_start(session_t *s)
+{
+    s->searching = true;
+    s->counted = s->threads;
+    P.search_threads += s->counted;
+}
+
+static bool search_fits(long threads)
+{
+    return P.search_threads == 0 || P.search_threads + threads <= P.cfg.max_search_threads;
+}
+
+static void unqueue(session_t *s)
+{
+    for (int i = 0; i < P.n_waiting; i++)
+        if (P.waiting[i] == s) {
+            memmove(P.waiting + i, P.waiting + i + 1, sizeof P.waiting[0] * (size_t)(P.n_waiting - i - 1));
+            P.n_waiting--;
+            break;
+        }
+    s->search_waiting = false;
+}
+
+static void search_end(session_t *s)
+{
+    if (s->searching) {
+        s->searching = false;
+        P.search_threads -= s->counted;
+        s->counted = 0;
+    }
+    while (P.n_waiting > 0 && search_fits(P.waiting[0]->threads)) {
+        session_t *next = P.waiting[0];
+        unqueue(next);
+        search_start(next);
+        write_input(next); /* its held lines go to its engine now */
+    }
+}
+
+/* One line the engine wrote (or a piece of a long one); false when the
+ * ring is full. */
+static bool take_line(session_t *s, char *line, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (line[i] == '\r') /* a line break in an event's data would end it early */
+            line[i] = ' ';
+    if (!push(s, RING_LINE, line, len, false))
+        return false;
+    if (len >= 8 && memcmp(line, "bestmove", 8) == 0 && (len == 8 || line[8] == ' '))
+        search_end(s);
+    return true;
+}
+
+/* The whole lines in the buffer into the ring, while they fit; false when
+ * one did not (reading stops). */
+static bool take_lines(session_t *s)
+{
+    bool fits = true;
+    while (s->line_off < s->line_len) {
+        char *at = s->line + s->line_off;
+        size_t have = s->line_len - s->line_off;
+        char *nl = memchr(at, '\n', have);
+        if (!nl && have < SESSION_LINE_MAX)
+            break;
+        size_t n = nl ? (size_t)(nl - at) : SESSION_LINE_MAX, len = n;
+        if (len && at[len - 1] == '\r')
+            len--;
+        if (!take_line(s, at, len)) {
+            fits = false;
+            break;
+        }
+        s->line_off += n + (nl != NULL);
+    }
+    if (s->line_off == s->line_len)
+        s->line_off = s->line_len = 0;
+    return fits;
+}
+
+/* Reads what the engine wrote (one read: the other descriptors' turn comes). */
+static void read_output(session_t *s)
+{
+    if (!s->out_open || s->out_paused || s->closing)
+        return;
+    if (s->line_len == s->line_cap) {
+        if (s->line_off > 0) {
+            memmove(s->line, s->line + s->line_off, s->line_len - s->line_off);
+            s->line_len -= s->line_off;
+            s->line_off = 0;
+        } else {
+            size_t cap = s->line_cap ? s->line_cap * 2 : LINE_BUF_MIN;
+            char *grown = cap <= SESSION_LINE_MAX ? realloc(s->line, cap) : NULL;
+            if (!grown)
+                return;
+            s->line = grown;
+            s->line_cap = cap;
+        }
+    }
+    ssize_t n = read(s->eng.from_fd, s->line + s->line_len, s->line_cap - s->line_len);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return;
+    if (n <= 0) { /* its output closed */
+        evloop_forget(P.cfg.loop, s->eng.from_fd);
+        s->out_open = false;
+        s->out_closed_ms = timeman_now_ms();
+        engine_check(s, s->out_closed_ms);
+        return;
+    }
+    s->line_len += (size_t)n;
+    if (!take_lines(s)) {
+        s->out_paused = true; /* the engine blocks on its pipe until the page takes some */
+        evloop_watch(P.cfg.loop, s->eng.from_fd, 0, &s->out_io);
+    }
+    pump_all(s);
+}
+
+static void output_ready(serve_io_t *io, unsigned events)
+{
+    (void)events;
+    read_output(((session_io_t *)io)->s);
+}
+
+/* ---- the engine's input ---- */
+
+/* Answers a waiting command and frees its slot. */
+static void waiter_answer(waiter_t *w, int status, const char *message)
+{
+    conn_t *c = w->conn;
+    w->conn = NULL;
+    w->s->n_waiters--;
+    if (status == 202)
+        conn_json(c, 202, w->capped ? "{\"ok\":true,\"capped\":true}" : "{\"ok\":true}");
+    else
+        conn_error(c, status, message);
+}
+
+static void waiters_fail(session_t *s, int status, const char *message)
+{
+    for (int i = 0; i < WAITERS_MAX; i++)
+        if (s->waiters[i].conn)
+            waiter_answer(&s->waiters[i], status, message);
+}
+
+/* Drops the input from `at` on (not yet written), and every command
+ * whose line was there with 503; a search held there waits no more. */
+static void drop_input(session_t *s, unsigned long long at)
+{
+    if (at < s->written)
+        at = s->written;
+    s->in_len = s->in_off + (size_t)(at - s->written);
+    s->queued = at;
+    for (int i = 0; i < WAITERS_MAX; i++)
+        if (s->waiters[i].conn && s->waiters[i].to > at)
+            waiter_answer(&s->waiters[i], 503, "the engine is not reading its input (it may be hung): restart it");
+    if (s->search_waiting && s->hold_at >= at)
+        unqueue(s);
+}
+
+static void free_input(session_t *s)
+{
+    if (s->in)
+        conns_budget_give(s->in_cap);
+    free(s->in);
+    s->in = NULL;
+    s->in_off = s->in_len = s->in_cap = 0;
+}
+
+/* Writes what may go (up to a held search's line) as the pipe takes it. */
+static void write_input(session_t *s)
+{
+    unsigned long long limit = s->search_waiting ? s->hold_at : s->queued;
+    while (s->running && !s->in_closed && s->written < limit) {
+        ssize_t w = write(s->eng.to_fd, s->in + s->in_off, (size_t)(limit - s->written));
+        if (w > 0) {
+            s->in_off += (size_t)w;
+            s->written += (size_t)w;
+            s->stalled = false;
+            continue;
+        }
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            break;
+        s->in_closed = true; /* EPIPE: its input is closed */
+    }
+    for (int i = 0; i < WAITERS_MAX; i++)
+        if (s->waiters[i].conn && s->waiters[i].to <= s->written)
+            waiter_answer(&s->waiters[i], 202, NULL);
+    if (s->in_closed) {
+        waiters_fail(s, 409, "the engine is not running (it may be restarting)");
+        drop_input(s, s->written);
+    }
+    bool more = s->running && !s->in_closed && s->written < limit;
+    if (more != s->writing_watched) {
+        s->writing_watched = more;
+        evloop_watch(P.cfg.loop, s->eng.to_fd, more ? EVLOOP_OUT : 0, &s->in_io);
+    }
+    if (s->in_off == s->in_len) {
+        s->in_off = s->in_len = 0;
+        if (s->in_cap > 4096)
+            free_input(s);
+    }
+}
+
+static void input_ready(serve_io_t *io, unsigned events)
+{
+    (void)events;
+    write_input(((session_io_t *)io)->s);
+}
+
+/* Appends a line for the engine; false when too much waits already. */
+static bool append_input(session_t *s, const char *line, size_t len)
+{
+    size_t need = len + 1;
+    if (s->in_len - s->in_off + need > INPUT_MAX)
+        return false;
+    if (s->in_len + need > s->in_cap && s->in_off > 0) {
+        memmove(s->in, s->in + s->in_off, s->in_len - s->in_off);
+        s->in_len -= s->in_off;
+        s->in_off = 0;
+    }
+    if (s->in_len + need > s->in_cap) {
+        size_t cap = s->in_cap ? s->in_cap * 2 : 1024;
+        while (cap < s->in_len + need)
+            cap *= 2;
+        if (!conns_budget_take(cap - s->in_cap))
+            return false;
+        char *grown = realloc(s->in, cap);
+        if (!grown) {
+            conns_budget_give(cap - s->in_cap);
+            return false;
+        }
+        s->in = grown;
+        s->in_cap = cap;
+    }
+    memcpy(s->in + s->in_len, line, len);
+    s->in[s->in_len + len] = '\n';
+    s->in_len += need;
+    s->queued += need;
+    return true;
+}
+
+static void waiter_gone(void *ctx)
+{
+    waiter_t *w = ctx;
+    w->conn = NULL;
+    w->s->n_waiters--;
+}
+
+/* A command's wait is over: the engine did not take its line. */
+static void command_timed_out(session_t *s, waiter_t *w)
+{
+    if (s->written > w->from) { /* part of its line went in: nothing more may follow */
+        s->broken = true;
+        drop_input(s, s->written);
+    } else {
+        drop_input(s, w->from); /* it, and every line after it, were never begun */
+    }
+    s->stalled = true;
+    if (w->conn)
+        waiter_answer(w, 503, "the engine is not reading its input (it may be hung): restart it");
+}
+
+/* ---- the engine's life ---- */
+
+static void end_detail(char *out, size_t cap, bool asked, bool closed_output, int status)
+{
+    if (asked)
+        snprintf(out, cap, "restarted on request");
+    else if (closed_output)
+        snprintf(out, cap, "the engine closed its output and did not exit: it was ended");
+    else if (WIFSIGNALED(status))
+        snprintf(out, cap, "the engine died of signal %d", WTERMSIG(status));
+    else
+        snprintf(out, cap, "the engine exited with status %d", WEXITSTATUS(status));
+}
+
+/* Starts the engine (in its own process group, dying with the server). */
+static bool spawn(session_t *s)
+{
+    eproc_spec_t spec = {.cmd = P.cfg.engine,
+                         .path = P.cfg.engine_path,
+                         .die_with_parent = true,
+                         .caller_reads = true,
+                         .nice = ENGINE_NICE};
+    if (!eproc_spawn(&s->eng, &spec))
+        return false;
+    fcntl(s->eng.from_fd, F_SETFL, fcntl(s->eng.from_fd, F_GETFL) | O_NONBLOCK); /* ours only */
+    s->running = s->out_open = true;
+    s->out_paused = s->restart_asked = s->closed_output = false;
+    s->in_closed = s->stalled = s->broken = s->writing_watched = false;
+    s->written = s->queued = 0;
+    s->in_off = s->in_len = 0;
+    s->line_off = s->line_len = 0;
+    s->threads = 1;
+    if (!evloop_watch(P.cfg.loop, s->eng.from_fd, EVLOOP_IN, &s->out_io)) {
+        eproc_kill_group(&s->eng);
+        s->out_open = false; /* (reaped as any ended engine) */
+    }
+    return true;
 }
 
 /* May the engine be started again: fewer than RESTARTS_PER_MINUTE starts
@@ -188,87 +611,76 @@ static bool restart_allowed(session_t *s)
     return true;
 }
 
-/* A session closed while its engine was down (before the first start, or
- * between a crash and the restart) found no engine to stop: the one just
- * started is stopped here, so that the reader sees its end and returns.
- * True when it was. */
-static bool stop_if_closed(session_t *s)
+/* The engine has exited: reaped, reported, and started again unless the
+ * session is closing (or it crashes too often). */
+static void reaped(session_t *s)
 {
-    pthread_mutex_lock(&s->lock);
-    bool closing = s->closing;
-    pthread_mutex_unlock(&s->lock);
-    bool stop = closing || stopping();
-    if (stop)
-        engine_stop(s);
-    return stop;
-}
-
-/* How the engine's run ended, for the page. */
-static void end_detail(char *out, size_t cap, bool asked, int status)
-{
-    if (asked)
-        snprintf(out, cap, "restarted on request");
-    else if (WIFSIGNALED(status))
-        snprintf(out, cap, "the engine died of signal %d", WTERMSIG(status));
-    else
-        snprintf(out, cap, "the engine exited with status %d", WEXITSTATUS(status));
-}
-
-/* The reader: starts the engine, passes its lines into the ring, and at
- * its end reaps it and, unless the session is closing, starts another.
- * Engines are started here and only here: an engine dies with the thread
- * that started it (PR_SET_PDEATHSIG follows the thread), and this thread
- * lives exactly as long as the session. It never blocks for long: it reads
- * in slices, and an engine whose leader has exited while something of its
- * group still holds the pipe is ended as a group. */
-static void *reader_thread(void *arg)
-{
-    session_t *s = arg;
-    char *line = malloc(SESSION_LINE_MAX + 1);
-    bool started = line && engine_spawn(s);
-    pthread_mutex_lock(&s->lock);
-    s->spawn_state = started ? 1 : -1;
-    pthread_cond_broadcast(&s->changed);
-    pthread_mutex_unlock(&s->lock);
-    if (started)
-        stop_if_closed(s);
-    while (started) {
-        int got = eproc_read_line(&s->eng, line, SESSION_LINE_MAX + 1, timeman_now_ms() + READ_SLICE_MS);
-        if (got == EPROC_LINE) {
-            push(s, NULL, line);
-            continue;
-        }
-        if (got == EPROC_TIMEOUT && !eproc_exited(&s->eng))
-            continue;
-        int status = 0;
-        eproc_end(&s->eng, EXIT_GRACE_MS, &status);
-        pthread_mutex_lock(&s->lock);
-        bool closing = s->closing, asked = s->restart_asked;
-        s->restart_asked = false;
-        pthread_mutex_unlock(&s->lock);
-        if (closing || stopping())
-            break;
-        char detail[96];
-        end_detail(detail, sizeof detail, asked, status);
-        push_engine_state(s, asked ? "stopped" : "crashed", detail);
-        if (!restart_allowed(s) || !engine_spawn(s)) {
-            pthread_mutex_lock(&s->lock); /* down before the page hears it: a restart it asks is refused */
-            s->down = true;
-            push_engine_state_locked(s, "down", "the engine could not be started again");
-            pthread_mutex_unlock(&s->lock);
-            break;
-        }
-        if (stop_if_closed(s))
-            continue; /* its end is read, reaped and ends the loop */
-        push_engine_state(s, "restarted", "a new engine is running: send the game again");
+    evloop_forget(P.cfg.loop, s->eng.from_fd);
+    evloop_forget(P.cfg.loop, s->eng.to_fd);
+    int status = 0;
+    eproc_end_now(&s->eng, &status);
+    s->running = s->out_open = s->out_paused = false;
+    waiters_fail(s, 409, "the engine is not running (it may be restarting)");
+    drop_input(s, s->written);
+    free_input(s);
+    free(s->line);
+    s->line = NULL;
+    s->line_cap = s->line_off = s->line_len = 0;
+    if (s->search_waiting)
+        unqueue(s);
+    search_end(s);
+    bool asked = s->restart_asked;
+    s->restart_asked = false;
+    if (s->closing || P.stopping)
+        return;
+    char detail[96];
+    end_detail(detail, sizeof detail, asked, s->closed_output, status);
+    push_state(s, asked ? "stopped" : "crashed", detail);
+    if (!restart_allowed(s) || !spawn(s)) {
+        s->down = true;
+        push_state(s, "down", "the engine could not be started again");
+        return;
     }
-    free(line);
-    pthread_mutex_lock(&s->lock);
-    s->down = true;
-    pthread_cond_broadcast(&s->changed);
-    pthread_mutex_unlock(&s->lock);
-    atomic_store(&s->reader_done, true);
-    return NULL;
+    push_state(s, "restarted", "a new engine is running: send the game again");
+}
+
+/* Has the engine ended? Its output read to the end (what it said before
+ * exiting reaches the page), stragglers of its group killed, reaped. An
+ * engine that closes its output and stays has EXIT_GRACE_MS to exit. */
+static void engine_check(session_t *s, int64_t now)
+{
+    if (!s->running)
+        return;
+    bool exited = eproc_exited(&s->eng);
+    if (s->out_open && !s->closing) {
+        if (!exited || s->out_paused)
+            return; /* running, or its last lines wait for the page to take the ones before */
+        for (int i = 0; i < 16 && s->out_open && !s->out_paused; i++)
+            read_output(s); /* (read_output reaps it when its output closes) */
+        if (!s->running || s->out_paused)
+            return;
+        /* Something of its group still holds the pipe: it goes with the rest. */
+        eproc_kill_group(&s->eng);
+        reaped(s);
+        return;
+    }
+    if (exited) {
+        reaped(s);
+        return;
+    }
+    if (s->closing || now - s->out_closed_ms < EXIT_GRACE_MS)
+        return;
+    if (!s->restart_asked)
+        s->closed_output = true;
+    eproc_kill_group(&s->eng); /* its exit comes with SIGCHLD */
+}
+
+void sessions_child_exited(void)
+{
+    int64_t now = timeman_now_ms();
+    for (int i = 0; i < P.cfg.max_sessions; i++)
+        if (P.s[i]->used)
+            engine_check(P.s[i], now);
 }
 
 /* ---- sessions ---- */
@@ -294,348 +706,253 @@ static bool random_id(char out[33])
 
 int sessions_in_use(void)
 {
-    pthread_mutex_lock(&P.lock);
     int n = 0;
     for (int i = 0; i < P.cfg.max_sessions; i++)
-        n += P.sessions[i] && P.sessions[i]->used;
-    pthread_mutex_unlock(&P.lock);
+        n += P.s[i]->used;
     return n;
 }
+
+long sessions_searching_threads(void) { return P.search_threads; }
+int sessions_waiting_searches(void) { return P.n_waiting; }
 
 session_t *session_open(const char **why)
 {
     char id[33];
-    if (!random_id(id)) {
-        *why = "no random session id could be made (getrandom failed)";
-        return NULL;
-    }
-    pthread_mutex_lock(&P.lock);
     session_t *s = NULL;
-    /* Under the table's lock, as sessions_stop sets P.stopping: a session
-     * is either open before it looks, or never opened. */
-    if (atomic_load(&P.stopping) || atomic_load(P.cfg.stopping)) {
-        pthread_mutex_unlock(&P.lock);
+    if (P.stopping) {
         *why = "the server is stopping";
         return NULL;
     }
     for (int i = 0; i < P.cfg.max_sessions && !s; i++)
-        if (!P.sessions[i]->used && P.sessions[i]->users == 0 && !P.sessions[i]->reader_running)
-            s = P.sessions[i];
+        if (!P.s[i]->used)
+            s = P.s[i];
     if (!s) {
-        pthread_mutex_unlock(&P.lock);
         *why = "every engine is taken (--max-sessions): close another tab or try later";
         return NULL;
     }
-    s->used = true;
-    s->users = 1;
-    s->listeners = 0;
-    memcpy(s->id, id, sizeof id);
-    /* Its state is new before the table's lock goes: a sessions_stop that
-     * finds the slot used closes it after this, never before. */
-    pthread_mutex_lock(&s->lock);
-    s->closing = s->restart_asked = s->down = false;
-    pthread_mutex_unlock(&s->lock);
-    pthread_mutex_unlock(&P.lock);
-
-    pthread_mutex_lock(&s->lock);
-    for (int i = 0; i < RING_LINES; i++) {
-        free(s->ring[i].data);
-        free(s->ring[i].event);
-        s->ring[i] = (entry_t){0};
+    if (!random_id(id)) {
+        *why = "no random session id could be made (getrandom failed)";
+        return NULL;
     }
-    s->next_seq = s->oldest_seq = 1;
-    s->ring_bytes = 0;
+    memcpy(s->id, id, sizeof id);
+    ring_init(&s->ring, P.ring_max, RING_HISTORY);
+    memset(s->streams, 0, sizeof s->streams);
+    memset(s->waiters, 0, sizeof s->waiters);
+    s->n_streams = s->n_waiters = 0;
+    s->closing = s->down = s->searching = s->search_waiting = false;
+    s->counted = 0;
     s->last_active_ms = s->alone_since_ms = timeman_now_ms();
     memset(s->restart_times, 0, sizeof s->restart_times);
-    s->spawn_state = 0;
-    pthread_mutex_unlock(&s->lock);
-    atomic_store(&s->reader_done, false);
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, THREAD_STACK);
-    pthread_mutex_lock(&P.lock); /* reader_running: under the table's lock, as the reaper reads it */
-    bool ok = pthread_create(&s->reader, &attr, reader_thread, s) == 0;
-    s->reader_running = ok;
-    pthread_mutex_unlock(&P.lock);
-    pthread_attr_destroy(&attr);
-    if (ok) { /* the reader starts the engine: wait for it (a fork and an exec) */
-        pthread_mutex_lock(&s->lock);
-        while (s->spawn_state == 0)
-            pthread_cond_wait(&s->changed, &s->lock);
-        ok = s->spawn_state > 0;
-        pthread_mutex_unlock(&s->lock);
-    }
-    if (!ok) {
-        /* The reader (if any) has returned, or is about to: the reaper joins it. */
-        pthread_mutex_lock(&s->lock);
-        s->closing = true;
-        pthread_mutex_unlock(&s->lock);
-        pthread_mutex_lock(&P.lock);
-        s->users = 0;
-        pthread_mutex_unlock(&P.lock);
+    if (!spawn(s)) {
+        ring_clear(&s->ring);
         *why = "the engine could not be started";
         return NULL;
     }
-    push_engine_state(s, "started", P.cfg.engine ? P.cfg.engine : "denham");
+    s->used = true;
+    push_state(s, "started", P.cfg.engine ? P.cfg.engine : "denham");
     return s;
 }
 
 session_t *session_find(const char *id)
 {
-    pthread_mutex_lock(&P.lock);
-    session_t *found = NULL;
-    for (int i = 0; i < P.cfg.max_sessions && !found; i++) {
-        session_t *s = P.sessions[i];
-        if (s->used && strlen(id) == 32 && strcmp(s->id, id) == 0) {
-            found = s;
-            s->users++;
-        }
-    }
-    pthread_mutex_unlock(&P.lock);
-    return found;
-}
-
-void session_release(session_t *s)
-{
-    pthread_mutex_lock(&P.lock);
-    s->users--;
-    pthread_mutex_unlock(&P.lock);
-}
-
-/* Ends the session's engine and marks it for the reaper, which frees the
- * slot once nobody holds it. */
-void session_close(session_t *s, const char *why)
-{
-    pthread_mutex_lock(&s->lock);
-    bool already = s->closing;
-    s->closing = true;
-    if (!already)
-        push_engine_state_locked(s, "closed", why);
-    pthread_mutex_unlock(&s->lock);
-    if (!already)
-        engine_stop(s);
-}
-
-/* Joins the reader of s if it has returned (never waits on one that has
- * not), and frees the slot once nobody holds it. */
-static void free_if_done(session_t *s)
-{
-    pthread_mutex_lock(&P.lock);
-    bool join = s->reader_running && atomic_load(&s->reader_done);
-    pthread_mutex_unlock(&P.lock);
-    if (join)
-        pthread_join(s->reader, NULL);
-    pthread_mutex_lock(&P.lock);
-    if (join)
-        s->reader_running = false;
-    if (!s->reader_running && s->users == 0)
-        s->used = false;
-    pthread_mutex_unlock(&P.lock);
-}
-
-/* Every half second: closes sessions whose page has gone or that were idle
- * too long, and frees the slots of closed ones (their engine reaped). */
-static void *reaper_thread(void *arg)
-{
-    (void)arg;
-    while (!stopping()) {
-        struct timespec nap = {0, 250 * 1000 * 1000};
-        nanosleep(&nap, NULL);
-        int64_t now = timeman_now_ms();
-        for (int i = 0; i < P.cfg.max_sessions; i++) {
-            session_t *s = P.sessions[i];
-            pthread_mutex_lock(&P.lock);
-            bool used = s->used;
-            int listeners = s->listeners;
-            pthread_mutex_unlock(&P.lock);
-            if (!used)
-                continue;
-            pthread_mutex_lock(&s->lock);
-            bool closing = s->closing;
-            int64_t alone = s->alone_since_ms, active = s->last_active_ms;
-            pthread_mutex_unlock(&s->lock);
-            if (!closing && listeners == 0 && now - alone > ALONE_GRACE_MS)
-                session_close(s, "the page went away");
-            else if (!closing && now - active > P.cfg.idle_ms)
-                session_close(s, "idle for too long");
-            if (closing)
-                free_if_done(s);
-        }
-    }
+    if (strlen(id) != 32)
+        return NULL;
+    for (int i = 0; i < P.cfg.max_sessions; i++)
+        if (P.s[i]->used && strcmp(P.s[i]->id, id) == 0)
+            return P.s[i];
     return NULL;
 }
 
-/* ---- what serve.c asks of a session ---- */
-
 const char *session_id(const session_t *s) { return s->id; }
+bool session_closing(const session_t *s) { return s->closing; }
 
-bool session_closing(session_t *s)
+void session_close(session_t *s, const char *why)
 {
-    pthread_mutex_lock(&s->lock);
-    bool closing = s->closing;
-    pthread_mutex_unlock(&s->lock);
-    return closing;
-}
-
-static void touch(session_t *s)
-{
-    pthread_mutex_lock(&s->lock);
-    s->last_active_ms = timeman_now_ms();
-    pthread_mutex_unlock(&s->lock);
+    if (s->closing)
+        return;
+    s->closing = true;
+    push_state(s, "closed", why);
+    waiters_fail(s, 404, "no such session: it was closed (idle, or its page went away)");
+    drop_input(s, s->written);
+    if (s->search_waiting)
+        unqueue(s);
+    search_end(s);
+    if (s->running) {
+        if (s->out_open) /* no more of what it says: it is ending */
+            evloop_forget(P.cfg.loop, s->eng.from_fd);
+        eproc_kill_group(&s->eng);
+    }
+    pump_all(s); /* streams end once they sent "closed" */
 }
 
 bool session_restart(session_t *s)
 {
-    pthread_mutex_lock(&s->lock);
     s->last_active_ms = timeman_now_ms();
-    bool down = s->down;
-    pthread_mutex_unlock(&s->lock);
-    if (down)
+    if (s->down)
         return false;
-    /* Asked only of a running engine: between a crash and the next start
-     * a new engine is on its way, and the flag would name a later crash. */
-    pthread_mutex_lock(&s->lock);
-    bool running = eproc_running(&s->eng);
-    if (running)
+    if (s->running) {
         s->restart_asked = true;
-    pthread_mutex_unlock(&s->lock);
-    if (running)
-        engine_stop(s);
+        eproc_kill_group(&s->eng);
+    }
     return true;
 }
 
-session_send_t session_send_line(session_t *s, const char *line, size_t len)
+void session_command(session_t *s, conn_t *c, const char *line, size_t len, const char *note)
 {
-    touch(s);
-    char *buf = malloc(len + 1);
-    if (!buf)
-        return SESSION_NO_ENGINE;
-    memcpy(buf, line, len);
-    buf[len] = '\n';
-    int r = eproc_write(&s->eng, buf, len + 1, timeman_now_ms() + ENGINE_WRITE_MS);
-    free(buf);
-    return r == EPROC_OK ? SESSION_SENT : r == EPROC_TIMEOUT ? SESSION_NOT_READING : SESSION_NO_ENGINE;
-}
-
-void session_note(session_t *s, const char *line) { push(s, NULL, line); }
-
-bool session_listen_begin(session_t *s)
-{
-    pthread_mutex_lock(&P.lock);
-    bool ok = s->listeners < SESSION_STREAMS_MAX;
-    if (ok)
-        s->listeners++;
-    pthread_mutex_unlock(&P.lock);
-    return ok;
-}
-
-/* The last listener gone starts the grace time the reaper counts. */
-void session_listen_end(session_t *s)
-{
-    pthread_mutex_lock(&P.lock);
-    s->listeners--;
-    bool alone = s->listeners == 0;
-    pthread_mutex_unlock(&P.lock);
-    if (alone) {
-        pthread_mutex_lock(&s->lock);
-        s->alone_since_ms = timeman_now_ms();
-        pthread_mutex_unlock(&s->lock);
-    }
-}
-
-session_wait_t session_next_frame(session_t *s, unsigned long long *next, int wait_ms, char *frame, size_t cap,
-                                  size_t *len)
-{
-    *len = 0;
-    pthread_mutex_lock(&s->lock);
-    if (*next >= s->next_seq && !s->closing) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += wait_ms / 1000;
-        until.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
-        if (until.tv_nsec >= 1000000000L)
-            until.tv_sec++, until.tv_nsec -= 1000000000L;
-        pthread_cond_timedwait(&s->changed, &s->lock, &until);
-    }
-    bool ended = s->closing && *next >= s->next_seq;
-    if (*next < s->oldest_seq) /* entries forgotten meanwhile are skipped */
-        *next = s->oldest_seq;
-    bool have = false;
-    if (*next < s->next_seq) {
-        entry_t *e = &s->ring[*next % RING_LINES];
-        if (e->data && e->seq == *next) {
-            *len = http_sse_frame(frame, cap, e->seq, e->event, e->data);
-            have = true;
+    s->last_active_ms = timeman_now_ms();
+    if (!s->running || s->in_closed)
+        return conn_error(c, 409, "the engine is not running (it may be restarting)");
+    if (s->broken)
+        return conn_error(c, 503, "the engine is not reading its input (it may be hung): restart it");
+    if (s->n_waiters == WAITERS_MAX)
+        return conn_error(c, 503, "too many commands are waiting for this engine to read them");
+    if (note)
+        push_note(s, note);
+    long threads = http_command_threads(line, len);
+    int kind = http_command_kind(line, len);
+    unsigned long long from = s->queued;
+    if (!append_input(s, line, len))
+        return conn_error(c, 503, "too many commands are waiting for this engine to read them");
+    if (threads > 0)
+        s->threads = threads;
+    if (kind == HTTP_COMMAND_GO && !s->searching && !s->search_waiting) {
+        if (search_fits(s->threads)) {
+            search_start(s);
+        } else {
+            char text[200];
+            snprintf(text, sizeof text,
+                     "info string denham serve: every core is searching (%ld of %ld threads, --max-search-threads): "
+                     "this search starts when one ends (%d waiting before it)",
+                     P.search_threads, P.cfg.max_search_threads, P.n_waiting);
+            push_note(s, text);
+            s->search_waiting = true;
+            s->hold_at = from;
+            P.waiting[P.n_waiting++] = s;
         }
-        (*next)++;
+    } else if ((kind == HTTP_COMMAND_STOP || kind == HTTP_COMMAND_QUIT) && s->search_waiting) {
+        unqueue(s); /* released: it starts, and stops at once */
+        search_start(s);
     }
-    pthread_mutex_unlock(&s->lock);
-    return have ? SESSION_FRAME : ended ? SESSION_ENDED : SESSION_QUIET;
+    if (s->search_waiting) { /* held behind its search: the engine reads it when the search starts */
+        write_input(s);
+        return conn_json(c, 202, note ? "{\"ok\":true,\"capped\":true,\"queued\":true}" : "{\"ok\":true,\"queued\":true}");
+    }
+    write_input(s);
+    if (s->written >= s->queued && !s->in_closed)
+        return conn_json(c, 202, note ? "{\"ok\":true,\"capped\":true}" : "{\"ok\":true}");
+    if (!s->running || s->in_closed)
+        return conn_error(c, 409, "the engine is not running (it may be restarting)");
+    waiter_t *w = NULL;
+    for (int i = 0; i < WAITERS_MAX && !w; i++)
+        if (!s->waiters[i].conn)
+            w = &s->waiters[i];
+    *w = (waiter_t){c, s, from, s->queued, timeman_now_ms() + ENGINE_WRITE_MS, note != NULL};
+    s->n_waiters++;
+    conn_hold(c, waiter_gone, w);
+    if (s->stalled) /* it did not read before: try, but wait no more */
+        command_timed_out(s, w);
 }
 
-/* ---- the table ---- */
+void session_stream(session_t *s, conn_t *c, unsigned long long last_seen)
+{
+    stream_t *st = NULL;
+    for (int i = 0; i < SESSION_STREAMS_MAX && !st; i++)
+        if (!s->streams[i].conn)
+            st = &s->streams[i];
+    if (!st)
+        return conn_error(c, 429, "too many event streams on this session: close other tabs of it");
+    *st = (stream_t){.s = s, .pos = ring_seek(&s->ring, last_seen + 1), .last_ms = timeman_now_ms()};
+    if (!conn_stream_begin(c, &stream_ops, st))
+        return;
+    st->conn = c;
+    s->n_streams++;
+    pump(st);
+    room_made(s);
+}
+
+/* A closed session's slot is free once its engine is reaped and nobody
+ * reads or waits on it. */
+static void free_if_done(session_t *s)
+{
+    if (!s->closing || s->running || s->n_streams || s->n_waiters)
+        return;
+    ring_clear(&s->ring);
+    free_input(s);
+    free(s->line);
+    s->line = NULL;
+    s->line_cap = 0;
+    s->used = false;
+}
+
+void sessions_tick(int64_t now)
+{
+    for (int i = 0; i < P.cfg.max_sessions; i++) {
+        session_t *s = P.s[i];
+        if (!s->used)
+            continue;
+        if (s->running && !s->out_open) /* (an exit comes with SIGCHLD: only the grace after a closed output is timed) */
+            engine_check(s, now);
+        for (int k = 0; k < WAITERS_MAX; k++)
+            if (s->waiters[k].conn && now >= s->waiters[k].deadline_ms)
+                command_timed_out(s, &s->waiters[k]);
+        if (!s->closing && s->n_streams == 0 && now - s->alone_since_ms > ALONE_GRACE_MS)
+            session_close(s, "the page went away");
+        else if (!s->closing && now - s->last_active_ms > P.cfg.idle_ms)
+            session_close(s, "idle for too long");
+        for (int k = 0; k < SESSION_STREAMS_MAX; k++) {
+            stream_t *st = &s->streams[k];
+            if (st->conn && !st->blocked && !st->frame_off && now - st->last_ms >= HEARTBEAT_MS) {
+                conn_stream_beat(st->conn);
+                st->last_ms = now;
+            }
+        }
+        free_if_done(s);
+    }
+}
+
+/* ---- start and stop ---- */
 
 bool sessions_start(const sessions_config_t *cfg)
 {
     P.cfg = *cfg;
-    pthread_mutex_init(&P.lock, NULL);
+    size_t share = RINGS_BUDGET / (size_t)cfg->max_sessions;
+    P.ring_max = share < SESSION_LINE_MAX + 8192 ? SESSION_LINE_MAX + 8192 : share > (256 << 10) ? 256 << 10 : share;
     for (int i = 0; i < cfg->max_sessions; i++) {
-        P.sessions[i] = calloc(1, sizeof *P.sessions[i]);
-        if (!P.sessions[i])
+        session_t *s = P.s[i] = calloc(1, sizeof *P.s[i]);
+        if (!s)
             return false;
-        pthread_mutex_init(&P.sessions[i]->lock, NULL);
-        pthread_cond_init(&P.sessions[i]->changed, NULL);
-        eproc_init(&P.sessions[i]->eng);
+        eproc_init(&s->eng);
+        s->out_io = (session_io_t){{output_ready}, s};
+        s->in_io = (session_io_t){{input_ready}, s};
     }
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, THREAD_STACK);
-    P.reaper_running = pthread_create(&P.reaper, &attr, reaper_thread, NULL) == 0;
-    pthread_attr_destroy(&attr);
-    return P.reaper_running;
+    return true;
 }
 
 void sessions_stop(void)
 {
-    pthread_mutex_lock(&P.lock); /* session_open looks under this lock */
-    atomic_store(&P.stopping, true);
-    pthread_mutex_unlock(&P.lock);
-    for (int i = 0; i < P.cfg.max_sessions; i++) {
-        session_t *s = P.sessions[i];
-        if (!s)
-            continue;
-        pthread_mutex_lock(&P.lock);
-        bool used = s->used;
-        pthread_mutex_unlock(&P.lock);
-        if (used)
-            session_close(s, "the server is stopping");
-        pthread_mutex_lock(&s->lock);
-        pthread_cond_broadcast(&s->changed);
-        pthread_mutex_unlock(&s->lock);
-    }
-    if (P.reaper_running)
-        pthread_join(P.reaper, NULL); /* it naps a quarter of a second at most */
-    P.reaper_running = false;
-    /* Every engine is killed: its reader sees the end at once (or within a
-     * read slice, when a straggler holds the pipe) and reaps it. */
+    P.stopping = true;
+    for (int i = 0; i < P.cfg.max_sessions; i++)
+        if (P.s[i] && P.s[i]->used)
+            session_close(P.s[i], "the server is stopping");
+    /* Every engine killed as a group, then reaped (a killed process ends
+     * at once, stopped or not). */
     int64_t until = timeman_now_ms() + STOP_WAIT_MS;
-    for (int i = 0; i < P.cfg.max_sessions; i++) {
-        session_t *s = P.sessions[i];
-        if (!s)
-            continue;
-        pthread_mutex_lock(&P.lock);
-        bool running = s->reader_running;
-        pthread_mutex_unlock(&P.lock);
-        while (running && !atomic_load(&s->reader_done) && timeman_now_ms() < until) {
-            eproc_kill_group(&s->eng);
-            struct timespec nap = {0, 10 * 1000 * 1000};
-            nanosleep(&nap, NULL);
+    for (bool left = true; left && timeman_now_ms() < until;) {
+        left = false;
+        for (int i = 0; i < P.cfg.max_sessions; i++) {
+            session_t *s = P.s[i];
+            if (!s || !s->running)
+                continue;
+            if (eproc_exited(&s->eng))
+                reaped(s);
+            else {
+                eproc_kill_group(&s->eng);
+                left = true;
+            }
         }
-        if (running && atomic_load(&s->reader_done)) {
-            pthread_join(s->reader, NULL);
-            pthread_mutex_lock(&P.lock);
-            s->reader_running = false;
-            pthread_mutex_unlock(&P.lock);
+        if (left) {
+            struct timespec nap = {0, 5 * 1000 * 1000};
+            nanosleep(&nap, NULL);
         }
     }
 }

@@ -15,6 +15,7 @@
 #include "../../engine/games/variants.h"
 #include "../../protocol/serve/http.h"
 #include "../../protocol/serve/watch.h"
+#include "../../protocol/serve/ring.h"
 #include "../../protocol/otep/otep.h"
 #include "../../protocol/ugi/protocol.h"
 
@@ -346,6 +347,62 @@ int fuzz_match_files(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* A session's ring of engine lines, driven by the bytes: pushes of any
+ * length, three streams that open (from any id), take entries and close,
+ * reclaims. Every stream gets every entry from where it began, in order,
+ * each with its own bytes: nothing not yet sent is ever dropped; and the
+ * ring holds no more than its bound (past it only by forced entries). */
+int fuzz_ring(const uint8_t *data, size_t size)
+{
+    enum { STREAMS = 3, MAX = 4096 };
+    ring_t r;
+    ring_init(&r, MAX, 512);
+    bool open[STREAMS] = {false};
+    ring_pos_t pos[STREAMS];
+    static char line[600];
+    size_t forced = 0;
+    for (size_t i = 0; i + 1 < size; i += 2) {
+        int op = data[i] % 5, k = data[i + 1] % STREAMS;
+        ring_pos_t floor = r.sent; /* the open stream furthest behind, or sent (as sessions.c) */
+        bool any = false;
+        for (int s = 0; s < STREAMS; s++)
+            if (open[s] && (!any || pos[s].seq < floor.seq)) {
+                floor = pos[s];
+                any = true;
+            }
+        if (op <= 1) { /* a push: its bytes are its seq's */
+            size_t len = (size_t)data[i + 1] * 3 % sizeof line;
+            memset(line, (char)(r.next % 251), len);
+            bool force = op == 1 && data[i + 1] < 16;
+            if (ring_push(&r, RING_LINE, line, len, floor, force) && force)
+                forced += len + RING_ENTRY_OVERHEAD;
+        } else if (op == 2 && !open[k]) { /* a page opens a stream after id data[i+1] */
+            open[k] = true;
+            pos[k] = ring_seek(&r, data[i + 1] + 1ull);
+            ring_entry_t e;
+            if (ring_get(&r, &pos[k], &e))
+                check(e.seq == pos[k].seq, "seek", "ring", "");
+        } else if (op == 2) {
+            open[k] = false;
+        } else if (op == 3 && open[k]) { /* it takes what is there */
+            ring_entry_t e;
+            unsigned long long want = pos[k].seq;
+            while (ring_get(&r, &pos[k], &e)) {
+                check(e.seq == want, "no entry skipped", "ring", "");
+                for (size_t b = 0; b < e.len; b++)
+                    check(e.data[b] == (char)(e.seq % 251), "entry bytes", "ring", "");
+                ring_advance(&r, &pos[k], &e);
+                want++;
+            }
+        } else if (op == 4) {
+            ring_reclaim(&r, floor);
+        }
+        check(r.end - r.start <= MAX + forced, "bounded", "ring", "");
+    }
+    ring_clear(&r);
+    return 0;
+}
+
 const fuzz_target_t fuzz_targets[] = {
     {"protocol", fuzz_protocol},
     {"session", fuzz_session},
@@ -356,5 +413,6 @@ const fuzz_target_t fuzz_targets[] = {
     {"otep", fuzz_otep},
     {"openings", fuzz_openings},
     {"match_files", fuzz_match_files},
+    {"ring", fuzz_ring},
 };
 const int fuzz_target_count = (int)(sizeof fuzz_targets / sizeof fuzz_targets[0]);

@@ -31,6 +31,9 @@ int fuzz_openings(const uint8_t *data, size_t size);
 int fuzz_otep(const uint8_t *data, size_t size);
 /* denham-match's command line: the bytes split at blanks into arguments. */
 int fuzz_match_args(const uint8_t *data, size_t size);
+/* denham serve's ring of engine lines under pushes, streams and reclaims:
+ * no line a stream has not had is dropped, and it stays bounded. */
+int fuzz_ring(const uint8_t *data, size_t size);
 
 /* The readers of the runner's files: with the first byte's high bit, the
  * watch page's reader of live files (denham serve --watch: the next byte
