@@ -10,10 +10,10 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <pthread.h>
 
 #include "../../engine/core/number.h"
 #include "../../engine/core/record.h"
+#include "../../engine/core/thread.h"
 #include "../../engine/search/search.h"
 #include "../../engine/search/skill.h"
 #include "../common/out.h"
@@ -60,10 +60,10 @@ typedef struct engine {
      * on one thread so that the command loop keeps answering. */
     enum { JOB_SEARCH, JOB_PERFT, JOB_BENCH } job;
     int job_depth;
-    atomic_bool job_stop;
+    thr_flag_t job_stop;
     bool searching;
     atomic_bool search_finished; /* set by the search thread after its bestmove */
-    pthread_t thread;
+    thr_t thread;
     search_request_t req;
     uint64_t req_history[SEARCH_HISTORY_MAX];
     move_t searchmoves[MAX_MOVES]; /* go searchmoves: the root moves allowed */

@@ -5,7 +5,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <string.h>
-#include <time.h>
 
 #include "../../engine/core/perft.h"
 #include "../../engine/search/bench.h"
@@ -66,10 +65,8 @@ static void *search_thread(void *arg)
     search_result_t r = skill_search(e->searcher, &e->req, e->skill, e->skill_lines, &e->skill_rng);
     /* UCI: after `go infinite` the answer waits for `stop`, after `go
      * ponder` for `stop` or `ponderhit`. */
-    while ((e->req.limits.infinite || search_pondering(e->searcher)) && !search_stopped(e->searcher)) {
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
+    while ((e->req.limits.infinite || search_pondering(e->searcher)) && !search_stopped(e->searcher))
+        thr_wait();
     const game_t *g = e->req.game;
     if (r.best == MOVE_NONE) {
         atomic_store(&e->search_finished, true);
@@ -102,9 +99,9 @@ void engine_join_search(engine_t *e, bool stop)
         return;
     if (stop) {
         search_stop(e->searcher);
-        atomic_store(&e->job_stop, true);
+        thr_flag_raise(&e->job_stop);
     }
-    pthread_join(e->thread, NULL);
+    thr_join(e->thread);
     e->searching = false;
 }
 
@@ -127,9 +124,9 @@ bool engine_start_job(engine_t *e)
 {
     engine_ensure_hash(e);
     search_reset_stop(e->searcher);
-    atomic_store(&e->job_stop, false);
+    thr_flag_lower(&e->job_stop);
     atomic_store(&e->search_finished, false);
-    if (pthread_create(&e->thread, NULL, search_thread, e) != 0) {
+    if (!thr_create(&e->thread, search_thread, e)) {
         ERROR(e, "cannot start the search thread");
         return false;
     }
