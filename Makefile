@@ -215,6 +215,19 @@ soak-tsan: build/denham-tsan denham-match
 bench: build/bench_denham denham
 	./build/bench_denham
 
+# The single-threaded build natively, under ASan and UBSan: the WebAssembly
+# build's protocol (thread.h's slices, protocol/common/input.c) where the
+# sanitizers see it. DENHAM_ENGINE=build/denham-st CK_RUN_SUITE=protocol
+# ./build/test_denham runs the transcripts through it (make test-wasm).
+ST_OBJ := $(LIB_SRC:%.c=build/st/%.o)
+
+build/st/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(SANFLAGS) -DDENHAM_SINGLE_THREAD -MMD -MP -c -o $@ $<
+
+build/denham-st: $(ST_OBJ) build/st/protocol/cli/main.o
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
 # `make install` as packagers expect: PREFIX (default /usr/local) and
 # DESTDIR (a staging root). The binaries need no file beside them: the web
 # app is built in.

@@ -23,19 +23,24 @@ void thr_wait(void)
 
 #else
 
+#include <poll.h>
+#include <sched.h>
+
 static struct {
     thr_slice_fn fn;
     void *ctx;
+    int wait_fd;
     int64_t turn_us;  /* the last turn */
     int64_t clock_us; /* the last reading of the clock */
     unsigned step;    /* calls between readings: about a millisecond's worth */
     unsigned left;    /* calls until the next reading */
-} slice = {NULL, NULL, 0, 0, 1, 1};
+} slice = {NULL, NULL, -1, 0, 0, 1, 1};
 
-void thr_set_slice(thr_slice_fn fn, void *ctx)
+void thr_set_slice(thr_slice_fn fn, void *ctx, int wait_fd)
 {
     slice.fn = fn;
     slice.ctx = ctx;
+    slice.wait_fd = wait_fd;
     slice.turn_us = slice.clock_us = timeman_now_us();
     slice.step = slice.left = 1;
 }
@@ -57,15 +62,26 @@ void thr_slice_due(void)
     slice.left = slice.step;
     if (now - slice.turn_us < THR_SLICE_MS * 1000)
         return;
-    slice.turn_us = now;
-    slice.fn(slice.ctx, false);
+    /* Here, never inside the turn: a WebAssembly host that yields by
+     * unwinding the stack (asyncify) needs direct calls all the way from
+     * the job down to the yield. */
+    sched_yield();
+    slice.fn(slice.ctx);
+    slice.turn_us = timeman_now_us();
 }
 
 void thr_wait(void)
 {
     assert(slice.fn && "a job waits for a command only where the command loop takes turns");
-    if (slice.fn)
-        slice.fn(slice.ctx, true);
+    if (!slice.fn)
+        return;
+    if (slice.fn(slice.ctx) && slice.wait_fd >= 0) {
+        /* Every line taken and the job still waiting: wait here (for the
+         * reason above) for more input, or its end. */
+        struct pollfd p = {slice.wait_fd, POLLIN, 0};
+        poll(&p, 1, -1);
+        slice.fn(slice.ctx);
+    }
     slice.turn_us = timeman_now_us();
 }
 

@@ -14,7 +14,9 @@
  *   search, perft, bench) then calls thr_poll at its usual stop checks:
  *   every THR_SLICE_MS it gives the command loop a turn (thr_set_slice),
  *   which reads `stop`, `isready` and the rest between slices of search
- *   (PROTOCOL.md, "Without threads").
+ *   (PROTOCOL.md, "Without threads"). Before each turn it calls
+ *   sched_yield: under WebAssembly the host's yield point, where a
+ *   browser without shared memory delivers its messages (web/wasm/).
  * The match runner, the server and the benchmarks are native only and use
  * pthreads directly.
  */
@@ -104,12 +106,14 @@ static inline void thr_join(thr_t t) { (void)t; }
  * `stop` within about 10 ms of its arrival. */
 #define THR_SLICE_MS 10
 
-/* The command loop's turn: wait is true when the job has nothing left to
- * do but wait for a command (`go infinite` after its last depth), so the
- * turn may block until one comes; false when it must not block. */
-typedef void (*thr_slice_fn)(void *ctx, bool wait);
-/* Installs (or with NULL removes) the command loop's turn. */
-void thr_set_slice(thr_slice_fn fn, void *ctx);
+/* The command loop's turn: runs the commands that have come, never
+ * waiting for one; true when it took every whole line there was (false
+ * when it left one for the loop after the job, having stopped the job). */
+typedef bool (*thr_slice_fn)(void *ctx);
+/* Installs (or with NULL removes) the command loop's turn; wait_fd is the
+ * descriptor its commands come on, which thr_wait waits on (-1: a stream
+ * in memory, which never needs waiting for). */
+void thr_set_slice(thr_slice_fn fn, void *ctx, int wait_fd);
 /* The turn, when THR_SLICE_MS have passed since the last (thread.c reads
  * the clock about once a millisecond, whatever the rate of the calls). */
 void thr_slice_due(void);
@@ -121,7 +125,8 @@ static inline bool thr_poll(const thr_flag_t *stop)
 }
 
 /* A job that has only to wait for a command: the command loop's turn,
- * allowed to block until one comes. */
+ * and when it found nothing to stop the job, a wait for more input and
+ * another turn. */
 void thr_wait(void);
 
 #endif /* DENHAM_SINGLE_THREAD */

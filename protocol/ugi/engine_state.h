@@ -112,11 +112,14 @@ static inline bool parse_int(const char *s, long long lo, long long hi, long lon
 /* Sizes the table as the Hash option says, once (at the first isready or go). */
 void engine_ensure_hash(engine_t *e);
 /* Starts e->job on the search thread; false (with an error line) when the
- * thread cannot be had. */
+ * thread cannot be had. Without threads (thread.h) the job runs to its
+ * end inside this call, the command loop taking its turns meanwhile. */
 bool engine_start_job(engine_t *e);
 /* Waits for the running job, if any, to finish (stopping it first when
  * stop is set). */
 void engine_join_search(engine_t *e, bool stop);
+/* Asks the running job to stop soon (it answers as it ends). */
+void engine_stop_job(engine_t *e);
 /* The search's report callbacks: info lines, and the root move being
  * searched. ctx is the engine_t. */
 void engine_print_info(void *ctx, const position_t *root, const search_info_t *info);

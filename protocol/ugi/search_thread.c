@@ -4,6 +4,7 @@
  * info lines and bestmove. May not read commands (protocol.c does).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <assert.h>
 #include <string.h>
 
 #include "../../engine/core/perft.h"
@@ -92,15 +93,21 @@ static void *search_thread(void *arg)
     return NULL;
 }
 
-/* Waits for the running search, if any, to print its bestmove. */
+void engine_stop_job(engine_t *e)
+{
+    search_stop(e->searcher);
+    thr_flag_raise(&e->job_stop);
+}
+
+/* Waits for the running search, if any, to print its bestmove. Without
+ * threads the job has ended before the command loop reads on. */
 void engine_join_search(engine_t *e, bool stop)
 {
     if (!e->searching)
         return;
-    if (stop) {
-        search_stop(e->searcher);
-        thr_flag_raise(&e->job_stop);
-    }
+    assert(THR_THREADS && "without threads a job ends before the loop reads on");
+    if (stop)
+        engine_stop_job(e);
     thr_join(e->thread);
     e->searching = false;
 }
@@ -126,11 +133,20 @@ bool engine_start_job(engine_t *e)
     search_reset_stop(e->searcher);
     thr_flag_lower(&e->job_stop);
     atomic_store(&e->search_finished, false);
+#if THR_THREADS
     if (!thr_create(&e->thread, search_thread, e)) {
         ERROR(e, "cannot start the search thread");
         return false;
     }
     e->searching = true;
+#else
+    /* No threads: the job runs here, and the command loop takes its
+     * turns at the job's stop checks (thr_poll, thr_wait; protocol.c's
+     * take_turn), so that `stop` and `isready` are read during it. */
+    e->searching = true;
+    search_thread(e);
+    e->searching = false;
+#endif
     return true;
 }
 
