@@ -35,7 +35,8 @@ MATCH_SRC := $(filter-out bench/runner/match_main.c $(RUNNER_SHARED),$(wildcard 
 WEB_FILES := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 RULES_FILES := $(sort $(wildcard docs/rules/*.md))
 
-.PHONY: all portable pgo deps test test-cluster sanitize tsan bench fuzz soak soak-tsan clean install uninstall
+.PHONY: all portable pgo deps test test-cluster sanitize tsan bench fuzz soak soak-tsan clean install uninstall \
+	wasm test-wasm
 # The default goal, so that a plain `make` builds what README.md runs.
 all: denham denham-match
 
@@ -124,8 +125,10 @@ build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=$(REL)/%.o) $(patsubst %.c,$(REL)
 
 # The test suite needs the `check` library, the fuzz targets clang with
 # libFuzzer, the browser tests Chromium, the manual pages' test man, the
-# cluster test Slurm, munge and GNU parallel; on Debian this installs what
-# is missing.
+# cluster test Slurm, munge and GNU parallel, the WebAssembly build clang's
+# wasm32-wasi target (lld, wasi-libc, the compiler's runtime for it),
+# binaryen, Node and Python (the static board's server in the browser
+# tests); on Debian this installs what is missing.
 deps:
 	@need=""; \
 	pkg-config --exists check 2>/dev/null || need="$$need check pkg-config"; \
@@ -136,6 +139,12 @@ deps:
 	[ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] && command -v sbatch >/dev/null || need="$$need slurm-wlm"; \
 	[ -x /usr/sbin/munged ] || need="$$need munge"; \
 	command -v parallel >/dev/null || need="$$need parallel"; \
+	printf 'int main(void) { return 0; }\n' > /tmp/denham-wasm-probe.c; \
+	$(WASM_CC) --target=wasm32-wasi /tmp/denham-wasm-probe.c -o /tmp/denham-wasm-probe.wasm 2>/dev/null || \
+		need="$$need clang lld wasi-libc libclang-rt-$$($(WASM_CC) -dumpversion 2>/dev/null | cut -d. -f1 | grep . || echo 14)-dev-wasm32"; \
+	command -v $(WASM_OPT) >/dev/null || need="$$need binaryen"; \
+	command -v node >/dev/null || need="$$need nodejs"; \
+	command -v python3 >/dev/null || need="$$need python3"; \
 	if [ -n "$$need" ]; then \
 		echo "installing$$need with apt-get"; \
 		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
@@ -227,6 +236,59 @@ build/st/%.o: %.c
 
 build/denham-st: $(ST_OBJ) build/st/protocol/cli/main.o
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- WebAssembly (README, "Play without installing") ----
+# The engine for wasm32-wasi, with clang, lld and wasi-libc: single-threaded
+# (thread.h), without what needs sockets or processes (the server, the
+# match runner, engine_proc.c). binaryen's wasm-opt then runs asyncify over
+# the calls that may wait (reading input, poll, sched_yield: the turn
+# between slices of a search), so that a page without shared memory can
+# unwind a search to its event loop and back (web/wasm/wasi.js), and -O3.
+# build/wasm/denham.mjs is web/wasm/wasi.js and the Node launcher in one file.
+WASM_CC ?= clang
+WASM_OPT ?= wasm-opt
+WASM_SRC := $(wildcard engine/core/*.c engine/games/*.c engine/games/*/*.c engine/search/*.c engine/learn/*.c) \
+            $(wildcard protocol/ugi/*.c protocol/otep/*.c protocol/cli/*.c) protocol/common/out.c protocol/common/input.c
+WASM_CFLAGS := --target=wasm32-wasi -O3 -DNDEBUG -DDENHAM_SINGLE_THREAD
+WASM_OBJ := $(WASM_SRC:%.c=build/wasm/obj/%.o)
+WASM_WAITS := wasi_snapshot_preview1.fd_read,wasi_snapshot_preview1.poll_oneoff,wasi_snapshot_preview1.sched_yield
+WASM_ASYNCIFY := --asyncify --pass-arg=asyncify-imports@$(WASM_WAITS) --pass-arg=asyncify-ignore-indirect
+
+build/wasm/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(WASM_CC) $(CSTD) $(WARN) $(WASM_CFLAGS) -MMD -MP -c -o $@ $<
+
+build/wasm/denham-plain.wasm: $(WASM_OBJ)
+	$(WASM_CC) --target=wasm32-wasi -O3 -Wl,-z,stack-size=8388608 -o $@ $^ -lm
+
+build/wasm/denham.wasm: build/wasm/denham-plain.wasm
+	$(WASM_OPT) $(WASM_ASYNCIFY) -O3 $< -o $@
+
+build/wasm/denham.mjs: web/wasm/wasi.js web/wasm/node.mjs
+	@mkdir -p $(dir $@)
+	cat $^ > $@
+
+wasm: build/wasm/denham.wasm build/wasm/denham.mjs
+
+# The WebAssembly build's answers against the native build's: every line
+# of bench/speed/perft.txt, and the transcripts of the suites that need no
+# second thread (protocol: every bench node count, go infinite and stop,
+# pondering...; describe; why) through build/wasm/denham.mjs, as Node and a
+# cross-origin isolated page run it (input in shared memory); the
+# protocol's once more as a page without shared memory runs it (its stack
+# unwound to the event loop between slices, DENHAM_WASM_UNWIND=1); and the
+# protocol's through the single-threaded build natively under the
+# sanitizers (build/denham-st).
+# Each transcript starts an engine (Node and its compile): check's
+# timeouts, set for the engine in this process, are ten times longer.
+WASM_ENGINE := node build/wasm/denham.mjs
+test-wasm: export CK_TIMEOUT_MULTIPLIER := 10
+test-wasm: wasm build/test_denham build/denham-st
+	for s in builds protocol describe why; do \
+		DENHAM_ENGINE="$(WASM_ENGINE)" CK_RUN_SUITE=$$s ./build/test_denham || exit 1; \
+	done
+	DENHAM_WASM_UNWIND=1 DENHAM_ENGINE="$(WASM_ENGINE)" CK_RUN_SUITE=protocol ./build/test_denham
+	ASAN_OPTIONS=detect_leaks=1 DENHAM_ENGINE=build/denham-st CK_RUN_SUITE=protocol ./build/test_denham
 
 # `make install` as packagers expect: PREFIX (default /usr/local) and
 # DESTDIR (a staging root). The binaries need no file beside them: the web
