@@ -36,7 +36,7 @@ WEB_FILES := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 RULES_FILES := $(sort $(wildcard docs/rules/*.md))
 
 .PHONY: all portable pgo deps test test-cluster sanitize tsan bench fuzz soak soak-tsan clean install uninstall \
-	wasm test-wasm
+	wasm test-wasm web-static test-web-static
 # The default goal, so that a plain `make` builds what README.md runs.
 all: denham denham-match
 
@@ -289,6 +289,44 @@ test-wasm: wasm build/test_denham build/denham-st
 	done
 	DENHAM_WASM_UNWIND=1 DENHAM_ENGINE="$(WASM_ENGINE)" CK_RUN_SUITE=protocol ./build/test_denham
 	ASAN_OPTIONS=detect_leaks=1 DENHAM_ENGINE=build/denham-st CK_RUN_SUITE=protocol ./build/test_denham
+
+# The board with no server (README, "Play without installing"): the app
+# (web/, without the watch page), its engine as WebAssembly in a Web Worker
+# (web/wasm/), the rules pages, a manifest and a service worker for offline
+# use; nothing else. The page is index.html marked data-transport="worker"
+# (session.js) with the manifest and offline.js; sw.js gets the folder's
+# file list and a version (a hash of the files).
+STATIC_APP := $(filter-out web/watch.%,$(WEB_FILES))
+STATIC_WASM := web/wasm/wasi.js web/wasm/engine-worker.js web/wasm/worker-transport.js web/wasm/offline.js \
+               web/wasm/icon.svg
+web-static: build/wasm/denham.wasm $(STATIC_APP) $(STATIC_WASM) $(RULES_FILES) web/wasm/sw.js web/wasm/manifest.webmanifest
+	rm -rf build/web-static
+	mkdir -p build/web-static/wasm build/web-static/rules
+	cp $(filter-out web/index.html,$(STATIC_APP)) web/wasm/manifest.webmanifest build/web-static/
+	cp $(STATIC_WASM) build/wasm/denham.wasm build/web-static/wasm/
+	cp $(RULES_FILES) build/web-static/rules/
+	sed -e 's|^<html lang="en">$$|<html lang="en" data-transport="worker">|' \
+	    -e 's|^</head>$$|<link rel="manifest" href="manifest.webmanifest">\n<script type="module" src="wasm/offline.js"></script>\n</head>|' \
+	    web/index.html > build/web-static/index.html
+	grep -q 'data-transport="worker"' build/web-static/index.html && grep -q 'offline.js' build/web-static/index.html
+	cd build/web-static && files=$$(find . -type f | sed 's|^\./||' | LC_ALL=C sort) && \
+		version=$$(cat $$files | sha256sum | cut -c1-16) && \
+		list=$$(printf "'%s', " ./ $$files) && \
+		sed -e "s|@VERSION@|$$version|" -e "s|@FILES@|$$list|" ../../web/wasm/sw.js > sw.js
+	@echo "build/web-static/: $$(find build/web-static -type f | wc -l) files, $$(du -sk build/web-static | cut -f1) KiB"
+
+# The browser suites against the static folder, served by python3 -m
+# http.server (DENHAM_WEB_TRANSPORT=static, tests/web_host.h): the static
+# board's own (every variant against Denham, stop with and without shared
+# memory, offline after one visit, installable) and, of the served board's
+# suites, those chosen for CI's time (DENHAM_WEB_SUBSET=ci: analysis,
+# replay, reload, Download and Open, clocks, How to play). Without the
+# subset every test that needs no server of Denham's runs:
+# DENHAM_WEB_TRANSPORT=static CK_RUN_SUITE=web ./build/test_denham.
+test-web-static: web-static build/test_denham denham denham-match
+	for s in web_static web web_learn; do \
+		DENHAM_WEB_TRANSPORT=static DENHAM_WEB_SUBSET=ci CK_RUN_SUITE=$$s ./build/test_denham || exit 1; \
+	done
 
 # `make install` as packagers expect: PREFIX (default /usr/local) and
 # DESTDIR (a staging root). The binaries need no file beside them: the web

@@ -68,6 +68,7 @@ Suite *suite_serve(void);
 Suite *suite_web(void);
 Suite *suite_web_learn(void);
 Suite *suite_watch(void);
+Suite *suite_web_static(void);
 Suite *suite_eval(void);
 Suite *suite_learn(void);
 Suite *suite_why(void);

@@ -232,6 +232,7 @@ int main(void)
     srunner_add_suite(sr, suite_web());
     srunner_add_suite(sr, suite_web_learn());
     srunner_add_suite(sr, suite_watch());
+    srunner_add_suite(sr, suite_web_static());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -23,6 +23,7 @@
 #include "helpers.h"
 #include "../bench/tools/http_client.h"
 #include "../bench/tools/json_check.h"
+#include "web_host.h"
 
 #define WAIT_MS 60000
 
@@ -38,10 +39,11 @@ static void web_setup(void)
         fprintf(stderr, "browser tests: no Chromium (make deps installs it): not run\n");
         return;
     }
-    ck_assert_msg(served_start(&server, "--max-sessions 4"), "denham serve did not start");
+    ck_assert_msg(web_host_start(&server, "--max-sessions 4"), "the board's server did not start");
     snprintf(base_url, sizeof base_url, "http://127.0.0.1:%d/", server.port);
     ck_assert_msg(cdp_start(&browser, 1280, 800), "Chromium did not start");
     mkdir("build/screenshots", 0755);
+    web_host_browser(&browser);
 }
 
 static void web_teardown(void)
@@ -55,9 +57,7 @@ static void web_teardown(void)
     snprintf(errors, sizeof errors, "%s", cdp_errors(&browser));
     cdp_stop(&browser);
     ck_assert_msg(!errors[0], "the page reported errors:\n%.1500s", errors); /* check's messages are short */
-    pid_t pid = server.pid;
-    ck_assert_int_eq(served_stop(&server), 0);
-    ck_assert_int_eq(children_of(pid), 0); /* every engine went with the server */
+    ck_assert_int_eq(web_host_stop(&server), 0); /* every engine went with the server */
 }
 
 /* A string the page evaluates to (static; "" when none). */
@@ -1149,6 +1149,10 @@ START_TEST(screenshots_of_every_family)
 }
 END_TEST
 
+/* Every test runs against `denham serve`; against the static folder
+ * (DENHAM_WEB_TRANSPORT=static) those that need no server of Denham's
+ * (web_host.h), and in CI's static run (make test-web-static) those
+ * marked WEB_CI. */
 Suite *suite_web(void)
 {
     Suite *s = suite_create("web");
@@ -1158,33 +1162,50 @@ Suite *suite_web(void)
     int variants = 0;
     while (variants_at(variants))
         variants++;
-    tcase_add_loop_test(tc, every_variant_played_by_clicks, 0, variants);
-    tcase_add_test(tc, bolix_and_brandubh_against_denham_to_the_end);
-    tcase_add_test(tc, jinxx_with_dice_against_denham);
-    tcase_add_test(tc, match_games_replayed);
-    tcase_add_test(tc, analysis_lines_best_move_and_plot);
-    tcase_add_test(tc, position_string_flip_copy_and_a_pasted_line);
-    tcase_add_test(tc, phone_width_and_keyboard);
+    if (web_wants(WEB_BOTH))
+        tcase_add_loop_test(tc, every_variant_played_by_clicks, 0, variants);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(tc, bolix_and_brandubh_against_denham_to_the_end);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(tc, jinxx_with_dice_against_denham);
+    if (web_wants(WEB_CI))
+        tcase_add_test(tc, match_games_replayed);
+    if (web_wants(WEB_CI))
+        tcase_add_test(tc, analysis_lines_best_move_and_plot);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(tc, position_string_flip_copy_and_a_pasted_line);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(tc, phone_width_and_keyboard);
     suite_add_tcase(s, tc);
     /* What issue 54 asked of the board (CK_RUN_CASE=board runs these only). */
     TCase *tc2 = tcase_create("board");
     tcase_set_timeout(tc2, 900);
     tcase_add_checked_fixture(tc2, web_setup, web_teardown);
-    tcase_add_loop_test(tc2, messages_inside_the_window, 0, 2);
-    tcase_add_test(tc2, game_survives_a_reload_a_link_and_a_file);
-    tcase_add_loop_test(tc2, the_end_drawn_and_the_board_read, 0, 2);
-    tcase_add_loop_test(tc2, reading_the_board, 0, 2);
-    tcase_add_test(tc2, scores_and_plot);
-    tcase_add_test(tc2, replay_fast_and_not_silent);
-    tcase_add_test(tc2, over_max_sessions);
-    tcase_add_test(tc2, engine_panel_layout);
-    tcase_add_test(tc2, keyboard_play_and_visible_focus);
+    if (web_wants(WEB_SERVER))
+        tcase_add_loop_test(tc2, messages_inside_the_window, 0, 2);
+    if (web_wants(WEB_CI))
+        tcase_add_test(tc2, game_survives_a_reload_a_link_and_a_file);
+    if (web_wants(WEB_BOTH))
+        tcase_add_loop_test(tc2, the_end_drawn_and_the_board_read, 0, 2);
+    if (web_wants(WEB_BOTH))
+        tcase_add_loop_test(tc2, reading_the_board, 0, 2);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(tc2, scores_and_plot);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(tc2, replay_fast_and_not_silent);
+    if (web_wants(WEB_SERVER))
+        tcase_add_test(tc2, over_max_sessions);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(tc2, engine_panel_layout);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(tc2, keyboard_play_and_visible_focus);
     suite_add_tcase(s, tc2);
     /* The pictures of docs/images/ (CK_RUN_CASE=screenshots). */
     TCase *tc3 = tcase_create("screenshots");
     tcase_set_timeout(tc3, 900);
     tcase_add_checked_fixture(tc3, web_setup, web_teardown);
-    tcase_add_test(tc3, screenshots_of_every_family);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(tc3, screenshots_of_every_family);
     suite_add_tcase(s, tc3);
     return s;
 }

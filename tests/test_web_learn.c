@@ -23,6 +23,7 @@
 #include "../bench/tools/http_client.h"
 #include "../bench/tools/json_check.h"
 #include "helpers.h"
+#include "web_host.h"
 
 #define WAIT_MS 60000
 
@@ -38,9 +39,10 @@ static void learn_setup(void)
         fprintf(stderr, "browser tests: no Chromium (make deps installs it): not run\n");
         return;
     }
-    ck_assert_msg(served_start(&server, "--max-sessions 4"), "denham serve did not start");
+    ck_assert_msg(web_host_start(&server, "--max-sessions 4"), "the board's server did not start");
     snprintf(base_url, sizeof base_url, "http://127.0.0.1:%d/", server.port);
     ck_assert_msg(cdp_start(&browser, 1280, 800), "Chromium did not start");
+    web_host_browser(&browser);
     free(cdp_call(&browser, true, "Log.enable", NULL, 10000)); /* failed loads count as errors too */
     mkdir("build/screenshots", 0755);
 }
@@ -50,9 +52,7 @@ static void learn_teardown(void)
     if (!have_browser)
         return;
     cdp_stop(&browser);
-    pid_t pid = server.pid;
-    ck_assert_int_eq(served_stop(&server), 0);
-    ck_assert_int_eq(children_of(pid), 0);
+    ck_assert_int_eq(web_host_stop(&server), 0); /* and every engine with it */
 }
 
 /* A string the page evaluates to (static; "" when none). */
@@ -706,7 +706,9 @@ START_TEST(every_control_has_an_accessible_name)
 END_TEST
 
 /* Three cases, a browser and a server per test; CK_RUN_CASE=clock (or
- * rules, names) runs one. */
+ * rules, names) runs one. Every test runs against `denham serve` and
+ * against the static folder (web_host.h); CI's static run takes those
+ * marked WEB_CI. */
 Suite *suite_web_learn(void)
 {
     Suite *s = suite_create("web_learn");
@@ -717,13 +719,21 @@ Suite *suite_web_learn(void)
         tcase_add_checked_fixture(cases[i], learn_setup, learn_teardown);
         suite_add_tcase(s, cases[i]);
     }
-    tcase_add_loop_test(clock, a_persons_flag_falls, 0, 2);
-    tcase_add_test(clock, denham_plays_on_a_clock);
-    tcase_add_test(clock, four_players_and_the_die_on_a_clock);
-    tcase_add_test(clock, clocks_stop_in_replay_and_analysis);
-    tcase_add_loop_test(rules, how_to_play_brax, 0, 2);
-    tcase_add_test(rules, how_to_play_opens_at_the_variant);
-    tcase_add_test(rules, markdown_is_shown_safely);
-    tcase_add_loop_test(names, every_control_has_an_accessible_name, 0, 8);
+    if (web_wants(WEB_BOTH))
+        tcase_add_loop_test(clock, a_persons_flag_falls, 0, 2);
+    if (web_wants(WEB_CI))
+        tcase_add_test(clock, denham_plays_on_a_clock);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(clock, four_players_and_the_die_on_a_clock);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(clock, clocks_stop_in_replay_and_analysis);
+    if (web_wants(WEB_CI))
+        tcase_add_loop_test(rules, how_to_play_brax, 0, 2);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(rules, how_to_play_opens_at_the_variant);
+    if (web_wants(WEB_SERVER)) /* the server's paths under /rules/ */
+        tcase_add_test(rules, markdown_is_shown_safely);
+    if (web_wants(WEB_BOTH))
+        tcase_add_loop_test(names, every_control_has_an_accessible_name, 0, 8);
     return s;
 }

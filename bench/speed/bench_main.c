@@ -14,6 +14,9 @@
  * latency with THREADS threads.
  * `bench_denham brax-endings [VARIANT]` (about 2 s): two men against one
  * solved (brax_endings.h).
+ * `bench_denham wasm [ROUNDS]`: the WebAssembly build's speed in Node and
+ * Chromium against native, its size, the static board's first board
+ * (wasm_bench.h; after make wasm web-static).
  * Figures, not tests: nothing here fails on speed, only on wrong counts.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -33,6 +36,7 @@
 #include "brax_endings.h"
 #include "../tools/long_game.h"
 #include "web_bench.h"
+#include "wasm_bench.h"
 #include "web_board_bench.h"
 
 static char *trim(char *s)
@@ -360,6 +364,8 @@ int main(int argc, char **argv)
         return web_board_bench(argc > 2 ? atoi(argv[2]) : 20);
     if (argc > 1 && strcmp(argv[1], "web-hostile") == 0) /* issue 53's hostile mix alone */
         return web_hostile(argc > 2 ? atoi(argv[2]) : 20, argc > 3 ? atoi(argv[3]) : 300);
+    if (argc > 1 && strcmp(argv[1], "wasm") == 0) /* the WebAssembly build's figures */
+        return wasm_bench(argc > 2 ? atoi(argv[2]) : 3);
     if (argc > 1 && strcmp(argv[1], "long-game") == 0) { /* that figure alone */
         long_game();
         return 0;
