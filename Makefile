@@ -297,6 +297,8 @@ test-wasm: wasm build/test_denham build/denham-st
 # (session.js) with the manifest and offline.js; sw.js gets the folder's
 # file list and a version (a hash of the files).
 STATIC_APP := $(filter-out web/watch.%,$(WEB_FILES))
+# The engine's files fetched with the page's, not after app.js asks for them.
+WASM_PRELOAD := <link rel="modulepreload" href="wasm/worker-transport.js">\n<link rel="modulepreload" href="wasm/wasi.js">\n<link rel="preload" href="wasm/denham.wasm" as="fetch" crossorigin>\n
 STATIC_WASM := web/wasm/wasi.js web/wasm/engine-worker.js web/wasm/worker-transport.js web/wasm/offline.js \
                web/wasm/icon.svg
 web-static: build/wasm/denham.wasm $(STATIC_APP) $(STATIC_WASM) $(RULES_FILES) web/wasm/sw.js web/wasm/manifest.webmanifest
@@ -306,7 +308,7 @@ web-static: build/wasm/denham.wasm $(STATIC_APP) $(STATIC_WASM) $(RULES_FILES) w
 	cp $(STATIC_WASM) build/wasm/denham.wasm build/web-static/wasm/
 	cp $(RULES_FILES) build/web-static/rules/
 	sed -e 's|^<html lang="en">$$|<html lang="en" data-transport="worker">|' \
-	    -e 's|^</head>$$|<link rel="manifest" href="manifest.webmanifest">\n<script type="module" src="wasm/offline.js"></script>\n</head>|' \
+	    -e 's|^</head>$$|<link rel="manifest" href="manifest.webmanifest">\n<script type="module" src="wasm/offline.js"></script>\n$(WASM_PRELOAD)</head>|' \
 	    web/index.html > build/web-static/index.html
 	grep -q 'data-transport="worker"' build/web-static/index.html && grep -q 'offline.js' build/web-static/index.html
 	cd build/web-static && files=$$(find . -type f | sed 's|^\./||' | LC_ALL=C sort) && \

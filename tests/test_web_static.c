@@ -11,8 +11,8 @@
  * and a phone's size go to build/screenshots/static/. Runs only with
  * DENHAM_WEB_TRANSPORT=static (make test-web-static); the suites of
  * test_web.c and test_web_learn.c run against the same folder then too.
- * Every test fails on an error in the page. Helpers are its own (as in
- * test_web_learn.c): it reaches into no other test file. */
+ * Every test fails on an error in the page. Its page and helpers are
+ * web_host.c's (web_page_t); it reaches into no other test file. */
 #define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,46 +28,17 @@
 
 #define WAIT_MS 60000
 
-static served_t server;
-static cdp_t browser;
-static bool have_browser;
-static char base_url[64];
+static web_page_t page;
+static cdp_t *const browser = &page.browser;
 
-static void static_setup(void)
-{
-    have_browser = cdp_browser() != NULL;
-    if (!have_browser) {
-        fprintf(stderr, "browser tests: no Chromium (make deps installs it): not run\n");
-        return;
-    }
-    ck_assert_msg(web_host_start(&server, ""), "the static server did not start");
-    snprintf(base_url, sizeof base_url, "http://127.0.0.1:%d/", server.port);
-    ck_assert_msg(cdp_start(&browser, 1280, 800), "Chromium did not start");
-    web_host_browser(&browser);
-    free(cdp_call(&browser, true, "Log.enable", NULL, 10000)); /* failed loads count as errors too */
-}
-
-static void static_teardown(void)
-{
-    if (!have_browser)
-        return;
-    free(cdp_eval(&browser, "true", 10000)); /* the events still in the pipe */
-    char errors[sizeof browser.errors];
-    snprintf(errors, sizeof errors, "%s", cdp_errors(&browser));
-    cdp_stop(&browser);
-    ck_assert_msg(!errors[0], "the page reported errors:\n%.1500s", errors);
-    ck_assert_int_eq(web_host_stop(&server), 0);
-}
-
-static const char *page_string(const char *expression) { return cdp_text(&browser, expression); }
-
-static bool page_true(const char *expression)
-{
-    char *v = cdp_eval(&browser, expression, 20000);
-    bool yes = v && strcmp(v, "true") == 0;
-    free(v);
-    return yes;
-}
+static void static_setup(void) { web_page_setup(&page, ""); }
+static void static_teardown(void) { web_page_teardown(&page); }
+static const char *page_string(const char *expression) { return web_page_string(&page, expression); }
+static bool page_true(const char *expression) { return web_page_true(&page, expression); }
+static void open_variant(const char *variant) { web_open_variant(&page, variant); }
+static void set_control(const char *id, const char *value) { web_set_control(&page, id, value); }
+static void click(const char *selector) { web_click(&page, selector); }
+static bool page_waits_for_a_person(void) { return web_waits_for_a_person(&page); }
 
 /* What the app is doing, for a failure's message. */
 static const char *page_state(void)
@@ -77,48 +48,6 @@ static const char *page_state(void)
                        "document.getElementById('error').textContent, status: "
                        "document.getElementById('status').textContent, log: "
                        "document.getElementById('log').textContent.slice(-300)})");
-}
-
-/* The board's page at url, up and showing variant. */
-static void open_page(const char *url, const char *variant)
-{
-    ck_assert(cdp_navigate(&browser, "about:blank"));
-    ck_assert(cdp_navigate(&browser, url));
-    ck_assert_msg(cdp_wait(&browser, "document.body.dataset.ready === 'true'", WAIT_MS), "%s: the app did not start: %s",
-                  url, page_string("document.getElementById('error').textContent"));
-    if (variant)
-        ck_assert_str_eq(page_string("denham.layout.variant"), variant);
-}
-
-static void open_variant(const char *variant)
-{
-    char url[128];
-    snprintf(url, sizeof url, "%s#%s", base_url, variant);
-    open_page(url, variant);
-}
-
-static void set_control(const char *id, const char *value)
-{
-    char expr[256];
-    snprintf(expr, sizeof expr,
-             "(() => { const e = document.getElementById('%s'); e.value = '%s'; "
-             "e.dispatchEvent(new Event('change')); return true; })()",
-             id, value);
-    free(cdp_eval(&browser, expr, 10000));
-}
-
-static void click(const char *selector)
-{
-    ck_assert_msg(cdp_click_on(&browser, selector), "nothing matches %s", selector);
-}
-
-static bool page_waits_for_a_person(void)
-{
-    return cdp_wait(&browser,
-                    "(async () => { await denham.busy; const s = denham.state; return !!s && (!!s.result || "
-                    "(!s.chance && denham.seats[s.turn] === 'human' && (!denham.searching || "
-                    "denham.searching.kind === 'analysis'))); })()",
-                    WAIT_MS);
 }
 
 /* The page's position is the engine library's after the page's moves:
@@ -159,11 +88,11 @@ static void person_then_denham(const game_t *g, int seed)
         snprintf(sel, sizeof sel, "#chooser:not([hidden]) button[data-move=\"%s\"]", move);
         snprintf(expr, sizeof expr, "!!document.querySelector('#chooser:not([hidden])') || denham.game.moves.length > %d",
                  before);
-        if (cdp_wait(&browser, expr, 5000) && atoi(page_string("String(denham.game.moves.length)")) <= before)
+        if (cdp_wait(browser, expr, 5000) && atoi(page_string("String(denham.game.moves.length)")) <= before)
             click(sel);
     }
     snprintf(expr, sizeof expr, "denham.game.moves.length > %d", before);
-    ck_assert_msg(cdp_wait(&browser, expr, WAIT_MS), "%s: clicking '%s' played nothing: %s", g->name, move, page_state());
+    ck_assert_msg(cdp_wait(browser, expr, WAIT_MS), "%s: clicking '%s' played nothing: %s", g->name, move, page_state());
     snprintf(expr, sizeof expr, "denham.game.moves[%d]", before);
     ck_assert_str_eq(page_string(expr), move);
     ck_assert_msg(page_waits_for_a_person(), "%s: Denham did not answer: %s", g->name, page_state());
@@ -188,10 +117,10 @@ enum { FAMILIES = sizeof families / sizeof families[0] };
  * family's board photographed. */
 START_TEST(every_variant_against_denham)
 {
-    if (!have_browser)
+    if (!page.have_browser)
         return;
     static const int sizes[2][2] = {{1280, 800}, {390, 844}};
-    cdp_window(&browser, sizes[_i][0], sizes[_i][1]);
+    cdp_window(browser, sizes[_i][0], sizes[_i][1]);
     int n = 0;
     while (variants_at(n))
         n++;
@@ -208,28 +137,28 @@ START_TEST(every_variant_against_denham)
                       page_state());
         if (!page_true("!!denham.state.result")) {
             click("#analyse");
-            ck_assert_msg(cdp_wait(&browser, "!!document.querySelector('#analysis .line')", WAIT_MS), "%s: no analysis: %s",
+            ck_assert_msg(cdp_wait(browser, "!!document.querySelector('#analysis .line')", WAIT_MS), "%s: no analysis: %s",
                           g->name, page_state());
             click("#analyse");
-            ck_assert(cdp_wait(&browser, "(async () => { await denham.busy; return !denham.searching; })()", WAIT_MS));
+            ck_assert(cdp_wait(browser, "(async () => { await denham.busy; return !denham.searching; })()", WAIT_MS));
         }
         click("#how-to-play");
-        ck_assert_msg(cdp_wait(&browser, "(() => { const p = document.getElementById('rules-panel'); return !!p && "
+        ck_assert_msg(cdp_wait(browser, "(() => { const p = document.getElementById('rules-panel'); return !!p && "
                                          "!p.hidden && p.textContent.length > 200; })()",
                                WAIT_MS),
                       "%s: How to play showed nothing", g->name);
         for (int k = 0; k < 2; k++) /* Esc closes it, as a person would on a phone, where it covers its button */
-            free(cdp_call(&browser, true, "Input.dispatchKeyEvent",
+            free(cdp_call(browser, true, "Input.dispatchKeyEvent",
                           k ? "{\"type\":\"keyUp\",\"key\":\"Escape\",\"code\":\"Escape\",\"windowsVirtualKeyCode\":27}"
                             : "{\"type\":\"rawKeyDown\",\"key\":\"Escape\",\"code\":\"Escape\",\"windowsVirtualKeyCode\":27}",
                           10000));
-        ck_assert(cdp_wait(&browser, "document.getElementById('rules-panel').hidden", WAIT_MS));
+        ck_assert(cdp_wait(browser, "document.getElementById('rules-panel').hidden", WAIT_MS));
         for (int f = 0; f < FAMILIES; f++)
             if (strcmp(families[f], g->name) == 0) {
                 char path[128];
                 snprintf(path, sizeof path, "build/screenshots/play-%s%s.png", g->name, _i ? "-phone" : "");
-                free(cdp_eval(&browser, "(window.scrollTo(0, 0), true)", 10000));
-                ck_assert(cdp_screenshot(&browser, path));
+                free(cdp_eval(browser, "(window.scrollTo(0, 0), true)", 10000));
+                ck_assert(cdp_screenshot(browser, path));
             }
     }
 }
@@ -243,24 +172,24 @@ END_TEST
  * and its bestmove must come. */
 static double analysis_gap_then_stop(const char *what, int *beats, double *stop_ms)
 {
-    free(cdp_eval(&browser, "(() => { window.gap = 0; window.beats = 0; let last = performance.now(); "
+    free(cdp_eval(browser, "(() => { window.gap = 0; window.beats = 0; let last = performance.now(); "
                             "clearInterval(window.beat); window.beat = setInterval(() => { const t = performance.now(); "
                             "window.gap = Math.max(window.gap, t - last); window.beats++; last = t; }, 20); return true; })()",
                   10000));
     click("#analyse");
-    ck_assert_msg(cdp_wait(&browser, "!!document.querySelector('#analysis .line')", WAIT_MS), "%s: no analysis: %s", what,
+    ck_assert_msg(cdp_wait(browser, "!!document.querySelector('#analysis .line')", WAIT_MS), "%s: no analysis: %s", what,
                   page_state());
-    free(cdp_eval(&browser, "(window.beats = 0, window.gap = 0, true)", 10000));
+    free(cdp_eval(browser, "(window.beats = 0, window.gap = 0, true)", 10000));
     usleep(2000 * 1000);
     double gap = atof(page_string("String(window.gap)"));
     *beats = atoi(page_string("String(window.beats)"));
     int64_t t0 = timeman_now_ms();
     click("#analyse");
-    ck_assert_msg(cdp_wait(&browser, "(async () => { await denham.busy; return !denham.searching && !denham.stopping; })()",
+    ck_assert_msg(cdp_wait(browser, "(async () => { await denham.busy; return !denham.searching && !denham.stopping; })()",
                            WAIT_MS),
                   "%s: the analysis did not stop: %s", what, page_state());
     *stop_ms = (double)(timeman_now_ms() - t0);
-    free(cdp_eval(&browser, "(clearInterval(window.beat), true)", 10000));
+    free(cdp_eval(browser, "(clearInterval(window.beat), true)", 10000));
     return gap;
 }
 
@@ -274,7 +203,7 @@ static double analysis_gap_then_stop(const char *what, int *beats, double *stop_
  * seconds, a search that never reads `stop` would never answer. */
 START_TEST(stop_with_and_without_shared_memory)
 {
-    if (!have_browser)
+    if (!page.have_browser)
         return;
     open_variant("bolix");
     set_control("preset", "people");
@@ -286,7 +215,7 @@ START_TEST(stop_with_and_without_shared_memory)
            "gap %.0f ms); stop %.0f ms\n", beats, gap, stop_ms);
     ck_assert_msg(beats >= 10, "the page's timer beat %d times in 2 s of search", beats);
     ck_assert_msg(stop_ms < 5000, "stop took %.0f ms", stop_ms);
-    ck_assert_msg(cdp_wait(&browser, "navigator.serviceWorker.controller !== null", WAIT_MS), "no service worker");
+    ck_assert_msg(cdp_wait(browser, "navigator.serviceWorker.controller !== null", WAIT_MS), "no service worker");
     open_variant("bolix");
     ck_assert_str_eq(page_string("String(crossOriginIsolated) + ' ' + denham.session.transport.shared"), "true true");
     ck_assert(page_waits_for_a_person());
@@ -304,7 +233,7 @@ END_TEST
  * name, a start and an icon; a service worker that serves it). */
 static void assert_installable(void)
 {
-    char *r = cdp_call(&browser, true, "Page.getInstallabilityErrors", NULL, 20000);
+    char *r = cdp_call(browser, true, "Page.getInstallabilityErrors", NULL, 20000);
     ck_assert_ptr_nonnull(r);
     ck_assert_msg(strstr(r, "\"installabilityErrors\":[]"), "not installable: %s", r);
     free(r);
@@ -317,7 +246,7 @@ static void assert_installable(void)
  * at a desktop's size and a phone's. */
 START_TEST(offline_after_one_visit)
 {
-    if (!have_browser)
+    if (!page.have_browser)
         return;
     const game_t *g = variants_find("brandubh");
     open_variant("brandubh");
@@ -325,18 +254,18 @@ START_TEST(offline_after_one_visit)
     set_control("preset", "first");
     ck_assert(page_waits_for_a_person());
     person_then_denham(g, 1);
-    ck_assert_msg(cdp_wait(&browser, "navigator.serviceWorker.controller !== null", WAIT_MS), "no service worker");
-    ck_assert_msg(cdp_wait(&browser, "navigator.serviceWorker.ready.then(() => true)", WAIT_MS), "no service worker");
+    ck_assert_msg(cdp_wait(browser, "navigator.serviceWorker.controller !== null", WAIT_MS), "no service worker");
+    ck_assert_msg(cdp_wait(browser, "navigator.serviceWorker.ready.then(() => true)", WAIT_MS), "no service worker");
     assert_installable();
     char moves[4096], url[4096];
     snprintf(moves, sizeof moves, "%s", page_string("denham.game.moves.join(' ')"));
     snprintf(url, sizeof url, "%s", page_string("location.href"));
-    ck_assert_int_eq(web_host_stop(&server), 0);
+    ck_assert_int_eq(web_host_stop(&page.server), 0);
     /* No server: every request fails but the service worker's. */
     reply_t r;
-    ck_assert(!http_request(server.port, "GET", "/", NULL, NULL, &r) || r.status == 0);
-    free(cdp_call(&browser, true, "Page.reload", NULL, 10000));
-    ck_assert_msg(cdp_wait(&browser, "document.body.dataset.ready === 'true'", WAIT_MS), "offline: no board: %s",
+    ck_assert(!http_request(page.server.port, "GET", "/", NULL, NULL, &r) || r.status == 0);
+    free(cdp_call(browser, true, "Page.reload", NULL, 10000));
+    ck_assert_msg(cdp_wait(browser, "document.body.dataset.ready === 'true'", WAIT_MS), "offline: no board: %s",
                   page_string("document.getElementById('error').textContent"));
     printf("static board from the offline cache: first board drawn %.0f ms after the reload\n",
            atof(page_string("document.body.dataset.drawnMs")));
@@ -345,13 +274,13 @@ START_TEST(offline_after_one_visit)
     int before = denham_moves();
     person_then_denham(g, 2);
     ck_assert_int_gt(denham_moves(), before);
-    ck_assert(cdp_screenshot(&browser, "build/screenshots/offline-brandubh.png"));
+    ck_assert(cdp_screenshot(browser, "build/screenshots/offline-brandubh.png"));
     /* A new visit to the address, offline, at a phone's size. */
-    cdp_window(&browser, 390, 844);
-    open_page(url, "brandubh");
+    cdp_window(browser, 390, 844);
+    web_open(&page, url, "brandubh");
     ck_assert(page_waits_for_a_person());
     person_then_denham(g, 3);
-    ck_assert(cdp_screenshot(&browser, "build/screenshots/offline-brandubh-phone.png"));
+    ck_assert(cdp_screenshot(browser, "build/screenshots/offline-brandubh-phone.png"));
     assert_installable();
 }
 END_TEST

@@ -34,4 +34,35 @@ int web_host_stop(served_t *s);
  * build/screenshots/static/ (the server's stay where they were). */
 void web_host_browser(cdp_t *c);
 
+/* ---- a test's page: what a browser test holds and does (check's
+ * assertions inside; test_web_static.c's, ready for the others) ---- */
+
+typedef struct web_page {
+    served_t server;
+    cdp_t browser;
+    bool have_browser; /* false: no Chromium, the test checks nothing (said once) */
+    char base_url[64];
+} web_page_t;
+
+/* The fixture: the board's server (serve_args for `denham serve`), a
+ * browser of 1280x800 with failed loads counted as errors; and its end,
+ * which fails on any error the page reported and on a server that did
+ * not end as it should. */
+void web_page_setup(web_page_t *p, const char *serve_args);
+void web_page_teardown(web_page_t *p);
+/* What expression evaluates to in the page, as cdp_text; whether true. */
+const char *web_page_string(web_page_t *p, const char *expression);
+bool web_page_true(web_page_t *p, const char *expression);
+/* The board at url (a new page, not a new #fragment), up; showing
+ * variant when not NULL. web_open_variant: the board's address#variant. */
+void web_open(web_page_t *p, const char *url, const char *variant);
+void web_open_variant(web_page_t *p, const char *variant);
+/* A form control set as a person would, firing its change. */
+void web_set_control(web_page_t *p, const char *id, const char *value);
+/* A click on the centre of the element matching selector. */
+void web_click(web_page_t *p, const char *selector);
+/* Nothing queued, no search but the analysis, a person to move (or the
+ * game over); false at the deadline. */
+bool web_waits_for_a_person(web_page_t *p);
+
 #endif

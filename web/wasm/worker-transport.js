@@ -43,7 +43,9 @@ export class WorkerTransport {
 
   async open() {
     this.start(await engineModule());
+    performance.mark('denham-module'); // the module compiled (bench_denham wasm reads the marks)
     await this.started;
+    performance.mark('denham-engine'); // the engine in its worker answers
   }
 
   start(module) {
