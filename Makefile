@@ -35,7 +35,8 @@ MATCH_SRC := $(filter-out bench/runner/match_main.c $(RUNNER_SHARED),$(wildcard 
 WEB_FILES := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 RULES_FILES := $(sort $(wildcard docs/rules/*.md))
 
-.PHONY: all portable pgo deps test test-cluster test-poll sanitize tsan bench fuzz soak soak-tsan clean install uninstall
+.PHONY: all portable pgo deps test test-cluster test-poll sanitize tsan bench fuzz soak soak-tsan clean install uninstall \
+	wasm test-wasm web-static test-web-static
 # The default goal, so that a plain `make` builds what README.md runs.
 all: denham denham-match
 
@@ -125,8 +126,10 @@ build/bench_denham: $(REL_OBJ) $(BENCH_LIB:%.c=$(REL)/%.o) $(patsubst %.c,$(REL)
 # The test suite needs the `check` library, the fuzz targets clang with
 # libFuzzer, the browser tests Chromium, the manual pages' test man, the
 # cluster test Slurm, munge and GNU parallel, the SPRT's check against an
-# independent program (tests/sprt_reference.py) Python 3; on Debian this
-# installs what is missing.
+# independent program (tests/sprt_reference.py) Python 3, the WebAssembly
+# build clang's wasm32-wasi target (lld, wasi-libc, the compiler's runtime
+# for it), binaryen, Node and Python (the static board's server in the
+# browser tests); on Debian this installs what is missing.
 deps:
 	@need=""; \
 	pkg-config --exists check 2>/dev/null || need="$$need check pkg-config"; \
@@ -137,6 +140,11 @@ deps:
 	[ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] && command -v sbatch >/dev/null || need="$$need slurm-wlm"; \
 	[ -x /usr/sbin/munged ] || need="$$need munge"; \
 	command -v parallel >/dev/null || need="$$need parallel"; \
+	printf 'int main(void) { return 0; }\n' > /tmp/denham-wasm-probe.c; \
+	$(WASM_CC) --target=wasm32-wasi /tmp/denham-wasm-probe.c -o /tmp/denham-wasm-probe.wasm 2>/dev/null || \
+		need="$$need clang lld wasi-libc libclang-rt-$$($(WASM_CC) -dumpversion 2>/dev/null | cut -d. -f1 | grep . || echo 14)-dev-wasm32"; \
+	command -v $(WASM_OPT) >/dev/null || need="$$need binaryen"; \
+	command -v node >/dev/null || need="$$need nodejs"; \
 	command -v python3 >/dev/null || need="$$need python3"; \
 	if [ -n "$$need" ]; then \
 		echo "installing$$need with apt-get"; \
@@ -228,6 +236,112 @@ soak-tsan: build/denham-tsan denham-match
 
 bench: build/bench_denham denham
 	./build/bench_denham
+
+# The single-threaded build natively, under ASan and UBSan: the WebAssembly
+# build's protocol (thread.h's slices, protocol/common/input.c) where the
+# sanitizers see it. DENHAM_ENGINE=build/denham-st CK_RUN_SUITE=protocol
+# ./build/test_denham runs the transcripts through it (make test-wasm).
+ST_OBJ := $(LIB_SRC:%.c=build/st/%.o)
+
+build/st/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(SANFLAGS) -DDENHAM_SINGLE_THREAD -MMD -MP -c -o $@ $<
+
+build/denham-st: $(ST_OBJ) build/st/protocol/cli/main.o
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- WebAssembly (README, "Play without installing") ----
+# The engine for wasm32-wasi, with clang, lld and wasi-libc: single-threaded
+# (thread.h), without what needs sockets or processes (the server, the
+# match runner, engine_proc.c). binaryen's wasm-opt then runs asyncify over
+# the calls that may wait (reading input, poll, sched_yield: the turn
+# between slices of a search), so that a page without shared memory can
+# unwind a search to its event loop and back (web/wasm/wasi.js), and -O3.
+# build/wasm/denham.mjs is web/wasm/wasi.js and the Node launcher in one file.
+WASM_CC ?= clang
+WASM_OPT ?= wasm-opt
+WASM_SRC := $(wildcard engine/core/*.c engine/games/*.c engine/games/*/*.c engine/search/*.c engine/learn/*.c) \
+            $(wildcard protocol/ugi/*.c protocol/otep/*.c protocol/cli/*.c) protocol/common/out.c protocol/common/input.c
+WASM_CFLAGS := --target=wasm32-wasi -O3 -DNDEBUG -DDENHAM_SINGLE_THREAD
+WASM_OBJ := $(WASM_SRC:%.c=build/wasm/obj/%.o)
+WASM_WAITS := wasi_snapshot_preview1.fd_read,wasi_snapshot_preview1.poll_oneoff,wasi_snapshot_preview1.sched_yield
+WASM_ASYNCIFY := --asyncify --pass-arg=asyncify-imports@$(WASM_WAITS) --pass-arg=asyncify-ignore-indirect
+
+build/wasm/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(WASM_CC) $(CSTD) $(WARN) $(WASM_CFLAGS) -MMD -MP -c -o $@ $<
+
+build/wasm/denham-plain.wasm: $(WASM_OBJ)
+	$(WASM_CC) --target=wasm32-wasi -O3 -Wl,-z,stack-size=8388608 -o $@ $^ -lm
+
+build/wasm/denham.wasm: build/wasm/denham-plain.wasm
+	$(WASM_OPT) $(WASM_ASYNCIFY) -O3 $< -o $@
+
+build/wasm/denham.mjs: web/wasm/wasi.js web/wasm/node.mjs
+	@mkdir -p $(dir $@)
+	cat $^ > $@
+
+wasm: build/wasm/denham.wasm build/wasm/denham.mjs
+
+# The WebAssembly build's answers against the native build's: every line
+# of bench/speed/perft.txt, and the transcripts of the suites that need no
+# second thread (protocol: every bench node count, go infinite and stop,
+# pondering...; describe; why) through build/wasm/denham.mjs, as Node and a
+# cross-origin isolated page run it (input in shared memory); the
+# protocol's once more as a page without shared memory runs it (its stack
+# unwound to the event loop between slices, DENHAM_WASM_UNWIND=1); and the
+# protocol's through the single-threaded build natively under the
+# sanitizers (build/denham-st).
+# Each transcript starts an engine (Node and its compile): check's
+# timeouts, set for the engine in this process, are ten times longer.
+WASM_ENGINE := node build/wasm/denham.mjs
+test-wasm: export CK_TIMEOUT_MULTIPLIER := 10
+test-wasm: wasm build/test_denham build/denham-st
+	for s in builds protocol describe why; do \
+		DENHAM_ENGINE="$(WASM_ENGINE)" CK_RUN_SUITE=$$s ./build/test_denham || exit 1; \
+	done
+	DENHAM_WASM_UNWIND=1 DENHAM_ENGINE="$(WASM_ENGINE)" CK_RUN_SUITE=protocol ./build/test_denham
+	ASAN_OPTIONS=detect_leaks=1 DENHAM_ENGINE=build/denham-st CK_RUN_SUITE=protocol ./build/test_denham
+
+# The board with no server (README, "Play without installing"): the app
+# (web/, without the watch page), its engine as WebAssembly in a Web Worker
+# (web/wasm/), the rules pages, a manifest and a service worker for offline
+# use; nothing else. The page is index.html marked data-transport="worker"
+# (session.js) with the manifest and offline.js; sw.js gets the folder's
+# file list and a version (a hash of the files).
+STATIC_APP := $(filter-out web/watch.%,$(WEB_FILES))
+# The engine's files fetched with the page's, not after app.js asks for them.
+WASM_PRELOAD := <link rel="modulepreload" href="wasm/worker-transport.js">\n<link rel="modulepreload" href="wasm/wasi.js">\n<link rel="preload" href="wasm/denham.wasm" as="fetch" crossorigin>\n
+STATIC_WASM := web/wasm/wasi.js web/wasm/engine-worker.js web/wasm/worker-transport.js web/wasm/offline.js \
+               web/wasm/icon.svg
+web-static: build/wasm/denham.wasm $(STATIC_APP) $(STATIC_WASM) $(RULES_FILES) web/wasm/sw.js web/wasm/manifest.webmanifest
+	rm -rf build/web-static
+	mkdir -p build/web-static/wasm build/web-static/rules
+	cp $(filter-out web/index.html,$(STATIC_APP)) web/wasm/manifest.webmanifest build/web-static/
+	cp $(STATIC_WASM) build/wasm/denham.wasm build/web-static/wasm/
+	cp $(RULES_FILES) build/web-static/rules/
+	sed -e 's|^<html lang="en">$$|<html lang="en" data-transport="worker">|' \
+	    -e 's|^</head>$$|<link rel="manifest" href="manifest.webmanifest">\n<script type="module" src="wasm/offline.js"></script>\n$(WASM_PRELOAD)</head>|' \
+	    web/index.html > build/web-static/index.html
+	grep -q 'data-transport="worker"' build/web-static/index.html && grep -q 'offline.js' build/web-static/index.html
+	cd build/web-static && files=$$(find . -type f | sed 's|^\./||' | LC_ALL=C sort) && \
+		version=$$(cat $$files | sha256sum | cut -c1-16) && \
+		list=$$(printf "'%s', " ./ $$files) && \
+		sed -e "s|@VERSION@|$$version|" -e "s|@FILES@|$$list|" ../../web/wasm/sw.js > sw.js
+	@echo "build/web-static/: $$(find build/web-static -type f | wc -l) files, $$(du -sk build/web-static | cut -f1) KiB"
+
+# The browser suites against the static folder, served by python3 -m
+# http.server (DENHAM_WEB_TRANSPORT=static, tests/web_host.h): the static
+# board's own (every variant against Denham, stop with and without shared
+# memory, offline after one visit, installable) and, of the served board's
+# suites, those chosen for CI's time (DENHAM_WEB_SUBSET=ci: analysis,
+# replay, reload, Download and Open, clocks, How to play). Without the
+# subset every test that needs no server of Denham's runs:
+# DENHAM_WEB_TRANSPORT=static CK_RUN_SUITE=web ./build/test_denham.
+test-web-static: web-static build/test_denham denham denham-match
+	for s in web_static web web_learn; do \
+		DENHAM_WEB_TRANSPORT=static DENHAM_WEB_SUBSET=ci CK_RUN_SUITE=$$s ./build/test_denham || exit 1; \
+	done
 
 # `make install` as packagers expect: PREFIX (default /usr/local) and
 # DESTDIR (a staging root). The binaries need no file beside them: the web

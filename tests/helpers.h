@@ -18,6 +18,18 @@ bool is_legal(const game_t *g, const position_t *pos, const char *text);
 /* Runs a shell command (the real binaries, as a GUI or script would);
  * returns its standard output (static, overwritten by the next call). */
 const char *shell(const char *cmd);
+/* The engine the protocol transcripts drive: the command in DENHAM_ENGINE
+ * when set (make test-wasm: "node build/wasm/denham.mjs", the WebAssembly
+ * build), else ./denham; and whether it is such another build. Those are
+ * single-threaded (thread.h): engine_threads_max() is then 1. */
+const char *engine_command(void);
+bool engine_is_other_build(void);
+int engine_threads_max(void);
+/* The engine's standard output for `<engine> args` (static, as shell()). */
+const char *engine_shell(const char *args);
+/* The protocol's whole output for len bytes of input (malloc'd): run in
+ * this process (the sanitizers see the protocol), or by DENHAM_ENGINE. */
+char *protocol_transcript(const char *input, size_t len);
 typedef char move_text_t[GAME_MOVE_TEXT_MAX];
 /* Sorts both lists of n move texts and asserts that they are the same. */
 void assert_same_texts(move_text_t *a, move_text_t *b, int n);
@@ -59,9 +71,11 @@ Suite *suite_web(void);
 Suite *suite_web_learn(void);
 Suite *suite_web_board(void);
 Suite *suite_watch(void);
+Suite *suite_web_static(void);
 Suite *suite_eval(void);
 Suite *suite_learn(void);
 Suite *suite_why(void);
 Suite *suite_docs(void);
+Suite *suite_builds(void);
 
 #endif

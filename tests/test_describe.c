@@ -202,17 +202,9 @@ START_TEST(every_variant_describes_its_games)
 }
 END_TEST
 
-/* The protocol's whole output for input (malloc'd). */
-static char *run_protocol(const char *input)
-{
-    char *out_buf = NULL;
-    size_t out_len = 0;
-    FILE *in = fmemopen((void *)input, strlen(input), "r"), *out = open_memstream(&out_buf, &out_len);
-    ck_assert_int_eq(protocol_run(in, out), 0);
-    fclose(in);
-    fclose(out);
-    return out_buf;
-}
+/* The protocol's whole output for input (malloc'd): in this process, or
+ * through DENHAM_ENGINE (make test-wasm). */
+static char *run_protocol(const char *input) { return protocol_transcript(input, strlen(input)); }
 
 /* The description of the position after `moves` from `start` (malloc'd). */
 static char *state_after(const char *variant, const char *start, const char *moves, bool legal)

@@ -1,12 +1,15 @@
 /* test_main.c: runs every suite. */
-#define _POSIX_C_SOURCE 200809L /* popen */
+#define _POSIX_C_SOURCE 200809L /* popen, mkstemp */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "helpers.h"
 
 #include "../engine/core/record.h"
+#include "../engine/search/search.h"
+#include "../protocol/ugi/protocol.h"
 
 void bdb_fen(char *out, const char *att, const char *def, const char *king, char side)
 {
@@ -152,6 +155,58 @@ const char *shell(const char *cmd)
     return buf;
 }
 
+const char *engine_command(void)
+{
+    const char *e = getenv("DENHAM_ENGINE");
+    return e && *e ? e : "./denham";
+}
+
+bool engine_is_other_build(void) { return strcmp(engine_command(), "./denham") != 0; }
+
+int engine_threads_max(void) { return engine_is_other_build() ? 1 : SEARCH_THREADS_MAX; }
+
+const char *engine_shell(const char *args)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s %s", engine_command(), args);
+    return shell(cmd);
+}
+
+char *protocol_transcript(const char *input, size_t len)
+{
+    char *out_buf = NULL;
+    size_t out_len = 0;
+    if (!engine_is_other_build()) {
+        FILE *in = fmemopen((void *)input, len, "r");
+        FILE *out = open_memstream(&out_buf, &out_len);
+        ck_assert(in && out);
+        ck_assert_int_eq(protocol_run(in, out), 0);
+        fclose(in);
+        fclose(out);
+        return out_buf;
+    }
+    /* The other build reads the input from a file, as from a pipe. */
+    char path[] = "build/transcript-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_msg(fd >= 0, "no temporary file in build/");
+    FILE *f = fdopen(fd, "w");
+    ck_assert(f && fwrite(input, 1, len, f) == len && fclose(f) == 0);
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "%s < %s", engine_command(), path);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    FILE *out = open_memstream(&out_buf, &out_len);
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
+        fwrite(chunk, 1, n, out);
+    int status = pclose(p);
+    fclose(out);
+    unlink(path);
+    ck_assert_msg(status == 0, "%s: status %d", cmd, status);
+    return out_buf;
+}
+
 int main(void)
 {
     SRunner *sr = srunner_create(suite_core());
@@ -174,12 +229,14 @@ int main(void)
     srunner_add_suite(sr, suite_cli());
     srunner_add_suite(sr, suite_describe());
     srunner_add_suite(sr, suite_why());
+    srunner_add_suite(sr, suite_builds());
     srunner_add_suite(sr, suite_serve());
     srunner_add_suite(sr, suite_web());
     srunner_add_suite(sr, suite_web_learn());
     srunner_add_suite(sr, suite_web_board());
     srunner_add_suite(sr, suite_watch());
     srunner_add_suite(sr, suite_docs());
+    srunner_add_suite(sr, suite_web_static());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -25,6 +25,7 @@
 #include "../bench/tools/json_check.h"
 #include "web_layout.h"
 #include "web_page.h"
+#include "web_host.h"
 
 #define WAIT_MS 60000
 
@@ -1134,6 +1135,10 @@ START_TEST(screenshots_of_every_family)
 }
 END_TEST
 
+/* Every test runs against `denham serve`; against the static folder
+ * (DENHAM_WEB_TRANSPORT=static) those that need no server of Denham's
+ * (web_host.h), and in CI's static run (make test-web-static) those
+ * marked WEB_CI. */
 Suite *suite_web(void)
 {
     Suite *s = suite_create("web");
@@ -1143,33 +1148,50 @@ Suite *suite_web(void)
     int variants = 0;
     while (variants_at(variants))
         variants++;
-    tcase_add_loop_test(tc, every_variant_played_by_clicks, 0, variants);
-    tcase_add_test(tc, bolix_and_brandubh_against_denham_to_the_end);
-    tcase_add_test(tc, jinxx_with_dice_against_denham);
-    tcase_add_test(tc, match_games_replayed);
-    tcase_add_test(tc, analysis_lines_best_move_and_plot);
-    tcase_add_test(tc, position_string_flip_copy_and_a_pasted_line);
-    tcase_add_test(tc, phone_width_and_keyboard);
+    if (web_wants(WEB_BOTH))
+        tcase_add_loop_test(tc, every_variant_played_by_clicks, 0, variants);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(tc, bolix_and_brandubh_against_denham_to_the_end);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(tc, jinxx_with_dice_against_denham);
+    if (web_wants(WEB_CI))
+        tcase_add_test(tc, match_games_replayed);
+    if (web_wants(WEB_CI))
+        tcase_add_test(tc, analysis_lines_best_move_and_plot);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(tc, position_string_flip_copy_and_a_pasted_line);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(tc, phone_width_and_keyboard);
     suite_add_tcase(s, tc);
     /* What issue 54 asked of the board (CK_RUN_CASE=board runs these only). */
     TCase *tc2 = tcase_create("board");
     tcase_set_timeout(tc2, 900);
     tcase_add_checked_fixture(tc2, web_setup, web_teardown);
-    tcase_add_loop_test(tc2, messages_inside_the_window, 0, 2);
-    tcase_add_test(tc2, game_survives_a_reload_a_link_and_a_file);
-    tcase_add_loop_test(tc2, the_end_drawn_and_the_board_read, 0, 2);
-    tcase_add_loop_test(tc2, reading_the_board, 0, 2);
-    tcase_add_test(tc2, scores_and_plot);
-    tcase_add_test(tc2, replay_fast_and_not_silent);
-    tcase_add_test(tc2, over_max_sessions);
-    tcase_add_test(tc2, engine_panel_layout);
-    tcase_add_test(tc2, keyboard_play_and_visible_focus);
+    if (web_wants(WEB_SERVER))
+        tcase_add_loop_test(tc2, messages_inside_the_window, 0, 2);
+    if (web_wants(WEB_CI))
+        tcase_add_test(tc2, game_survives_a_reload_a_link_and_a_file);
+    if (web_wants(WEB_BOTH))
+        tcase_add_loop_test(tc2, the_end_drawn_and_the_board_read, 0, 2);
+    if (web_wants(WEB_BOTH))
+        tcase_add_loop_test(tc2, reading_the_board, 0, 2);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(tc2, scores_and_plot);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(tc2, replay_fast_and_not_silent);
+    if (web_wants(WEB_SERVER))
+        tcase_add_test(tc2, over_max_sessions);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(tc2, engine_panel_layout);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(tc2, keyboard_play_and_visible_focus);
     suite_add_tcase(s, tc2);
     /* The pictures of docs/images/ (CK_RUN_CASE=screenshots). */
     TCase *tc3 = tcase_create("screenshots");
     tcase_set_timeout(tc3, 900);
     tcase_add_checked_fixture(tc3, web_setup, web_teardown);
-    tcase_add_test(tc3, screenshots_of_every_family);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(tc3, screenshots_of_every_family);
     suite_add_tcase(s, tc3);
     return s;
 }

@@ -24,6 +24,7 @@
 #include "helpers.h"
 #include "web_layout.h"
 #include "web_page.h"
+#include "web_host.h"
 
 #define WAIT_MS 60000
 
@@ -686,7 +687,9 @@ START_TEST(every_control_has_an_accessible_name)
 END_TEST
 
 /* Three cases, a browser and a server per test; CK_RUN_CASE=clock (or
- * rules, names) runs one. */
+ * rules, names) runs one. Every test runs against `denham serve` and
+ * against the static folder (web_host.h); CI's static run takes those
+ * marked WEB_CI. */
 Suite *suite_web_learn(void)
 {
     Suite *s = suite_create("web_learn");
@@ -697,13 +700,21 @@ Suite *suite_web_learn(void)
         tcase_add_checked_fixture(cases[i], learn_setup, learn_teardown);
         suite_add_tcase(s, cases[i]);
     }
-    tcase_add_loop_test(clock, a_persons_flag_falls, 0, 2);
-    tcase_add_test(clock, denham_plays_on_a_clock);
-    tcase_add_test(clock, four_players_and_the_die_on_a_clock);
-    tcase_add_test(clock, clocks_stop_in_replay_and_analysis);
-    tcase_add_loop_test(rules, how_to_play_brax, 0, 2);
-    tcase_add_test(rules, how_to_play_opens_at_the_variant);
-    tcase_add_test(rules, markdown_is_shown_safely);
-    tcase_add_loop_test(names, every_control_has_an_accessible_name, 0, 8);
+    if (web_wants(WEB_BOTH))
+        tcase_add_loop_test(clock, a_persons_flag_falls, 0, 2);
+    if (web_wants(WEB_CI))
+        tcase_add_test(clock, denham_plays_on_a_clock);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(clock, four_players_and_the_die_on_a_clock);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(clock, clocks_stop_in_replay_and_analysis);
+    if (web_wants(WEB_CI))
+        tcase_add_loop_test(rules, how_to_play_brax, 0, 2);
+    if (web_wants(WEB_BOTH))
+        tcase_add_test(rules, how_to_play_opens_at_the_variant);
+    if (web_wants(WEB_SERVER)) /* the server's paths under /rules/ */
+        tcase_add_test(rules, markdown_is_shown_safely);
+    if (web_wants(WEB_BOTH))
+        tcase_add_loop_test(names, every_control_has_an_accessible_name, 0, 8);
     return s;
 }

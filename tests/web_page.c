@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "helpers.h"
+#include "web_host.h"
 
 bool web_fixture_start(served_t *server, cdp_t *browser, char *base_url, size_t len, const char *serve_args,
                        bool log_errors)
@@ -16,12 +17,13 @@ bool web_fixture_start(served_t *server, cdp_t *browser, char *base_url, size_t 
         fprintf(stderr, "browser tests: no Chromium (make deps installs it): not run\n");
         return false;
     }
-    ck_assert_msg(served_start(server, serve_args), "denham serve did not start");
+    ck_assert_msg(web_host_start(server, serve_args), "the board's server did not start");
     snprintf(base_url, len, "http://127.0.0.1:%d/", server->port);
     ck_assert_msg(cdp_start(browser, 1280, 800), "Chromium did not start");
     if (log_errors)
         free(cdp_call(browser, true, "Log.enable", NULL, 10000)); /* failed loads count as errors too */
     mkdir("build/screenshots", 0755);
+    web_host_browser(browser);
     return true;
 }
 
@@ -34,9 +36,7 @@ void web_fixture_stop(served_t *server, cdp_t *browser, bool errors_fail)
     snprintf(errors, sizeof errors, "%s", cdp_errors(browser));
     cdp_stop(browser);
     ck_assert_msg(!errors_fail || !errors[0], "the page reported errors:\n%.1500s", errors); /* check's messages are short */
-    pid_t pid = server->pid;
-    ck_assert_int_eq(served_stop(server), 0);
-    ck_assert_int_eq(children_of(pid), 0); /* every engine went with the server */
+    ck_assert_int_eq(web_host_stop(server), 0); /* it ended, and every engine went with it */
 }
 
 const char *web_text(cdp_t *c, const char *expression)

@@ -17,7 +17,8 @@
 
 #define WEB_WAIT_MS 60000
 
-/* A browser suite's fixture: `denham serve` (serve_args added, such as
+/* A browser suite's fixture: the board's server (web_host.h: `denham serve`
+ * with serve_args added, such as
  * "--max-sessions 4") on a free port,
  * its address in base_url, and a headless Chromium at 1280x800 (with
  * log_errors, the browser's own error entries, a failed load, count as

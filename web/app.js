@@ -38,6 +38,7 @@ const app = {
   replayGames: [],
   turns: [], // per ply: {seat, chance} of the position before it (the move list's movers)
   settings: { movetime: 1000, skill: 20, threads: 1, multipv: 1 },
+  threadsMax: 64, // the engine's Threads maximum (1 in the static board's WebAssembly)
 };
 window.denham = app; // for tests and the curious
 // issue 54: clocks. A flag fall ends the game; a new time control lifts a
@@ -760,7 +761,7 @@ function settingsFromBoxes() {
   };
   return {
     movetime: num('movetime', 10, 600000, 1000), skill: num('skill', 0, 20, 20),
-    threads: num('threads', 1, 64, 1), multipv: num('multipv', 1, 8, 1),
+    threads: num('threads', 1, app.threadsMax, 1), multipv: num('multipv', 1, 8, 1),
   };
 }
 
@@ -941,6 +942,9 @@ async function main() {
   await app.session.ask('uci', 'uciok');
   app.session.lineHandlers.splice(app.session.lineHandlers.indexOf(collect), 1);
   const variantLine = options.find((l) => l.startsWith('option name UCI_Variant '));
+  const threads = /^option name Threads type spin .* max (\d+)/.exec(options.find((l) => l.startsWith('option name Threads ')) || '');
+  if (threads) app.threadsMax = Math.min(64, Number(threads[1]));
+  $('threads').max = String(app.threadsMax);
   app.variants = variantLine ? variantLine.split(' var ').slice(1).map((v) => v.trim()) : [];
   const select = $('variant');
   for (const v of app.variants) {

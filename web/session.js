@@ -1,18 +1,24 @@
-// session.js: one engine of this tab, through `denham serve`: the server
-// starts it, streams its lines here (Server-Sent Events) and passes each
-// command on as one protocol line (PROTOCOL.md). Knows no game.
+// session.js: one engine of this tab, the one seam between the board and
+// its engine. Two transports, the only difference between the two ways the
+// app runs (README, "Play without installing"):
+// - `denham serve`: the server starts the engine, streams its lines here
+//   (Server-Sent Events) and passes each command on as one protocol line;
+// - the static folder (`make web-static`, whose page says
+//   data-transport="worker"): Denham in WebAssembly, in a Web Worker of
+//   this tab (wasm/worker-transport.js), no server at all.
+// Either way the app sees the engine's lines (PROTOCOL.md), its events
+// (crashed, restarted, closed...) and the methods below. Knows no game.
 
-export class EngineSession {
-  constructor() {
+// The server's transport: a session of `denham serve` over HTTP.
+class ServerTransport {
+  constructor(onLine, onEvent) {
+    this.onLine = onLine;
+    this.onEvent = onEvent;
     this.id = null;
     this.source = null;
-    this.lineHandlers = []; // (line) => void, for every engine line
-    this.stateHandlers = []; // ({state, detail}) => void, for the server's engine events
-    this.waiters = []; // {prefix, resolve, reject, timer}
     this.closed = false;
   }
 
-  // Opens the session: the engine is running when this resolves.
   async open() {
     const r = await fetch('api/sessions', { method: 'POST' });
     const body = await r.json().catch(() => ({}));
@@ -23,16 +29,73 @@ export class EngineSession {
     this.source.addEventListener('engine', (e) => {
       let info;
       try { info = JSON.parse(e.data); } catch { return; }
-      if (info.state === 'crashed' || info.state === 'down' || info.state === 'closed' || info.state === 'stopped') {
-        this.failWaiters(`the engine ${info.state}: ${info.detail}`);
-      }
       if (info.state === 'closed') this.closed = true;
-      for (const h of this.stateHandlers) h(info);
+      this.onEvent(info);
     });
     this.source.onerror = () => {
       if (this.closed) this.source.close();
     };
+  }
+
+  get ready() { return !!this.id && !this.closed; }
+
+  async send(line) {
+    const r = await fetch(`api/sessions/${this.id}/commands`, {
+      method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: line,
+    });
+    if (!r.ok) {
+      const body = await r.json().catch(() => ({}));
+      throw new Error(body.error || `the server answered ${r.status}`);
+    }
+  }
+
+  async restart() {
+    await fetch(`api/sessions/${this.id}/restart`, { method: 'POST' });
+  }
+
+  close() {
+    if (!this.id || this.closed) return;
+    this.closed = true;
+    navigator.sendBeacon(`api/sessions/${this.id}/close`, '');
+    if (this.source) this.source.close();
+  }
+}
+
+// Which transport this page uses: the static folder's page says so.
+export function transportKind() {
+  return document.documentElement.dataset.transport === 'worker' ? 'worker' : 'server';
+}
+
+export class EngineSession {
+  constructor() {
+    this.transport = null;
+    this.kind = transportKind();
+    this.lineHandlers = []; // (line) => void, for every engine line
+    this.stateHandlers = []; // ({state, detail}) => void, for the engine's events
+    this.waiters = []; // {prefix, resolve, reject, timer}
+    this.closed = false;
+  }
+
+  // Opens the session: the engine is running when this resolves.
+  async open() {
+    const onLine = (line) => this.onLine(line);
+    const onEvent = (info) => this.onEvent(info);
+    if (this.kind === 'worker') {
+      const { WorkerTransport } = await import('./wasm/worker-transport.js');
+      this.transport = new WorkerTransport(onLine, onEvent);
+    } else {
+      this.transport = new ServerTransport(onLine, onEvent);
+    }
+    await this.transport.open();
     window.addEventListener('pagehide', () => this.close());
+  }
+
+  onEvent(info) {
+    if (info.state === 'crashed' || info.state === 'down' || info.state === 'closed' || info.state === 'stopped') {
+      this.failWaiters(`the engine ${info.state}: ${info.detail}`);
+    }
+    if (info.state === 'closed') this.closed = true;
+    for (const h of this.stateHandlers) h(info);
   }
 
   onLine(line) {
@@ -60,14 +123,8 @@ export class EngineSession {
   // Sends one protocol line; refuses anything with a line break.
   async send(line) {
     if (/[\r\n]/.test(line)) throw new Error('a command is one line');
-    if (!this.id || this.closed) throw new Error('no engine: reload the page to start one');
-    const r = await fetch(`api/sessions/${this.id}/commands`, {
-      method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: line,
-    });
-    if (!r.ok) {
-      const body = await r.json().catch(() => ({}));
-      throw new Error(body.error || `the server answered ${r.status}`);
-    }
+    if (!this.transport || !this.transport.ready || this.closed) throw new Error('no engine: reload the page to start one');
+    await this.transport.send(line);
   }
 
   // The next line starting with prefix (registered before the command is
@@ -98,13 +155,12 @@ export class EngineSession {
 
   async restart() {
     this.failWaiters('the engine is being restarted');
-    await fetch(`api/sessions/${this.id}/restart`, { method: 'POST' });
+    await this.transport.restart();
   }
 
   close() {
-    if (!this.id || this.closed) return;
+    if (!this.transport || this.closed) return;
     this.closed = true;
-    navigator.sendBeacon(`api/sessions/${this.id}/close`, '');
-    if (this.source) this.source.close();
+    this.transport.close();
   }
 }

@@ -21,6 +21,9 @@
  * the first search of a fresh ./denham, N engines, a Brax ending of two
  * men against one: without isready (the endings still being built) and
  * after it; and the time isready takes to build them.
+ * `bench_denham wasm [ROUNDS]`: the WebAssembly build's speed in Node and
+ * Chromium against native, its size, the static board's first board
+ * (wasm_bench.h; after make wasm web-static).
  * Figures, not tests: nothing here fails on speed, only on wrong counts.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -43,6 +46,7 @@
 #include "brax_endings.h"
 #include "../tools/long_game.h"
 #include "web_bench.h"
+#include "wasm_bench.h"
 #include "web_board_bench.h"
 
 static char *trim(char *s)
@@ -500,6 +504,8 @@ int main(int argc, char **argv)
         first_stops(argc > 2 ? atoi(argv[2]) : 20);
         return 0;
     }
+    if (argc > 1 && strcmp(argv[1], "wasm") == 0) /* the WebAssembly build's figures */
+        return wasm_bench(argc > 2 ? atoi(argv[2]) : 3);
     if (argc > 1 && strcmp(argv[1], "long-game") == 0) { /* that figure alone */
         long_game();
         return 0;

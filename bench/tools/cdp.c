@@ -368,6 +368,12 @@ bool cdp_screenshot(cdp_t *c, const char *path)
         free(r);
         return false;
     }
+    static const char shots[] = "build/screenshots/";
+    char moved[512];
+    if (c->shots[0] && strncmp(path, shots, sizeof shots - 1) == 0) {
+        snprintf(moved, sizeof moved, "%s/%s", c->shots, path + sizeof shots - 1);
+        path = moved;
+    }
     FILE *f = fopen(path, "wb");
     int bits = 0, have = 0;
     for (const char *d = data + 1; f && *d && *d != '"'; d++) {

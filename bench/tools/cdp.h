@@ -21,6 +21,9 @@ typedef struct cdp {
     size_t len, cap;
     char profile[256];
     char errors[8192]; /* the page's errors seen so far (see cdp_errors) */
+    /* When set, a screenshot asked for under build/screenshots/ goes to
+     * this folder instead (the static board's runs of the same tests). */
+    char shots[128];
 } cdp_t;
 
 /* The Chromium binary (CHROMIUM in the environment, else the Debian
@@ -58,7 +61,7 @@ const char *cdp_text(cdp_t *c, const char *expression);
 /* The window's size, as a phone's when narrower than 600 px (mobile), else
  * a desktop's. */
 bool cdp_window(cdp_t *c, int width, int height);
-/* Writes a PNG of the page to path. */
+/* Writes a PNG of the page to path (under c->shots when set, above). */
 bool cdp_screenshot(cdp_t *c, const char *path);
 /* The page's errors seen so far, one a line: uncaught exceptions and
  * unhandled rejections (Runtime.exceptionThrown), console.error and

@@ -21,7 +21,10 @@
 
 #include "../../engine/core/timeman.h"
 
-bool served_start(served_t *s, const char *args)
+/* Runs cmd (through sh) with its standard output on a pipe and its errors
+ * thrown away, and reads the first line it prints (within wait_ms) into
+ * line. */
+static bool start_reading_line(served_t *s, const char *cmd, char *line, size_t cap, int wait_ms)
 {
     *s = (served_t){0};
     int out[2];
@@ -34,31 +37,52 @@ bool served_start(served_t *s, const char *args)
         close(out[1]);
         int null = open("/dev/null", O_WRONLY);
         dup2(null, 2);
-        /* DENHAM_SERVE: another build of denham to serve (make tsan's). */
-        const char *bin = getenv("DENHAM_SERVE");
-        char cmd[1024];
-        snprintf(cmd, sizeof cmd, "exec %s serve --port 0 %s", bin && *bin ? bin : "./denham", args);
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
     }
     close(out[1]);
-    char line[256] = "";
+    line[0] = 0;
     size_t len = 0;
-    int64_t deadline = timeman_now_ms() + 10000;
-    while (!strchr(line, '\n') && timeman_now_ms() < deadline && len < sizeof line - 1) {
+    int64_t deadline = timeman_now_ms() + wait_ms;
+    while (!strchr(line, '\n') && timeman_now_ms() < deadline && len < cap - 1) {
         struct pollfd p = {out[0], POLLIN, 0};
         if (poll(&p, 1, 200) <= 0)
             continue;
-        ssize_t n = read(out[0], line + len, sizeof line - 1 - len);
+        ssize_t n = read(out[0], line + len, cap - 1 - len);
         if (n <= 0)
             break;
         len += (size_t)n;
         line[len] = 0;
     }
     close(out[0]);
+    return s->pid > 0;
+}
+
+bool served_start(served_t *s, const char *args)
+{
+    /* DENHAM_SERVE: another build of denham to serve (make tsan's). */
+    const char *bin = getenv("DENHAM_SERVE");
+    char cmd[1024], line[256];
+    snprintf(cmd, sizeof cmd, "exec %s serve --port 0 %s", bin && *bin ? bin : "./denham", args);
+    if (!start_reading_line(s, cmd, line, sizeof line, 10000))
+        return false;
     const char *colon = strrchr(line, ':');
     s->port = colon ? atoi(colon + 1) : 0;
     return strncmp(line, "http://127.0.0.1:", 17) == 0 && s->port > 0;
+}
+
+bool static_start(served_t *s, const char *dir)
+{
+    char cmd[1024], line[256];
+    /* -u: its "Serving HTTP on ... port N" line at once, not at exit.
+     * Python starts slowly on a loaded machine (and through a version
+     * manager's shim): 30 s. */
+    snprintf(cmd, sizeof cmd, "exec python3 -u -m http.server 0 --bind 127.0.0.1 --directory '%s'", dir);
+    if (!start_reading_line(s, cmd, line, sizeof line, 30000))
+        return false;
+    const char *port = strstr(line, " port ");
+    s->port = port ? atoi(port + 6) : 0;
+    return s->port > 0;
 }
 
 int served_stop(served_t *s)

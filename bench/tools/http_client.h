@@ -15,7 +15,12 @@ typedef struct served {
 /* Starts ./denham serve with these extra arguments (space-separated) on a
  * free port; false if it did not print its address. */
 bool served_start(served_t *s, const char *args);
-/* SIGTERM, then waits; the server's exit status (-1 if it had to be killed). */
+/* `python3 -m http.server` on a free loopback port, serving dir (the
+ * static board, make web-static): a server that knows nothing of Denham;
+ * false if it did not say where it listens. */
+bool static_start(served_t *s, const char *dir);
+/* SIGTERM, then waits; the server's exit status (-1 if it had to be
+ * killed, or ended by the signal, as Python's server does). */
 int served_stop(served_t *s);
 
 typedef struct reply {

@@ -9,10 +9,10 @@
 
 /* A roll of the die is no ply (docs/rules/README.md): where the die is
  * still to be rolled, perft N is the sum of perft N over the faces. */
-static uint64_t perft_rec(const game_t *g, position_t *pos, int depth, const atomic_bool *stop);
+static uint64_t perft_rec(const game_t *g, position_t *pos, int depth, const thr_flag_t *stop);
 
 static uint64_t perft_rolls(const game_t *g, position_t *pos, int depth, int n, const move_t *rolls,
-                            const atomic_bool *stop)
+                            const thr_flag_t *stop)
 {
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
@@ -31,7 +31,7 @@ static int chance_rolls(const game_t *g, const position_t *pos, move_t *rolls)
     return g->chance_outcomes ? g->chance_outcomes(pos, rolls, weights) : 0;
 }
 
-static uint64_t perft_rec(const game_t *g, position_t *pos, int depth, const atomic_bool *stop)
+static uint64_t perft_rec(const game_t *g, position_t *pos, int depth, const thr_flag_t *stop)
 {
     if (depth <= 0)
         return 1;
@@ -43,7 +43,7 @@ static uint64_t perft_rec(const game_t *g, position_t *pos, int depth, const ato
     }
     if (depth == 1)
         return (uint64_t)g->count_moves(pos);
-    if (stop && atomic_load_explicit(stop, memory_order_relaxed))
+    if (stop && thr_poll(stop))
         return 0;
     move_t moves[MAX_MOVES];
     int n = g->gen_moves(pos, moves);
@@ -108,7 +108,7 @@ uint64_t perft_divide(const game_t *g, position_t *pos, int depth, perft_divide_
 }
 
 uint64_t perft_divide_stoppable(const game_t *g, position_t *pos, int depth, perft_divide_fn each, void *ctx,
-                                const atomic_bool *stop, bool *stopped)
+                                const thr_flag_t *stop, bool *stopped)
 {
     *stopped = false;
     move_t moves[MAX_MOVES];
@@ -122,7 +122,7 @@ uint64_t perft_divide_stoppable(const game_t *g, position_t *pos, int depth, per
         g->make(pos, moves[i], &undo);
         uint64_t c = perft_rec(g, pos, rolls > 0 ? depth : depth - 1, stop);
         g->unmake(pos, moves[i], &undo);
-        if (stop && atomic_load(stop)) { /* this move's count is partial */
+        if (stop && thr_flag_up(stop)) { /* this move's count is partial */
             *stopped = true;
             return total;
         }

@@ -7,9 +7,8 @@
 #ifndef DENHAM_PERFT_H
 #define DENHAM_PERFT_H
 
-#include <stdatomic.h>
-
 #include "game.h"
+#include "thread.h"
 
 /* Leaves at depth, counted in bulk at the last ply. */
 uint64_t perft(const game_t *g, position_t *pos, int depth);
@@ -25,10 +24,11 @@ perft_stats_t perft_stats(const game_t *g, position_t *pos, int depth);
 /* Perft per root move: calls each(ctx, move text, count) in generation
  * order and returns the total. With a stop flag (NULL: none), a perft
  * asked to stop returns early; *stopped then tells that its counts are
- * partial. */
+ * partial. Its stop checks are thr_poll's: in the single-threaded build
+ * the command loop takes its turns there. */
 typedef void (*perft_divide_fn)(void *ctx, const char *move, uint64_t count);
 uint64_t perft_divide(const game_t *g, position_t *pos, int depth, perft_divide_fn each, void *ctx);
 uint64_t perft_divide_stoppable(const game_t *g, position_t *pos, int depth, perft_divide_fn each, void *ctx,
-                                const atomic_bool *stop, bool *stopped);
+                                const thr_flag_t *stop, bool *stopped);
 
 #endif

@@ -9,8 +9,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
+#ifndef __wasi__
+#include <sys/mman.h>
+#endif
 
 _Static_assert(sizeof(tt_entry_t) == 16, "four entries fill a cache line");
 
@@ -23,6 +25,17 @@ _Static_assert(sizeof(tt_entry_t) == 16, "four entries fill a cache line");
  * NULL when refused. */
 #define HUGE_PAGE ((size_t)2 << 20)
 
+#ifdef __wasi__
+/* WebAssembly has no mmap: a fresh block of the heap, zeroed by calloc,
+ * and no page to bring in ahead (no filler: no threads). */
+static tt_bucket_t *buckets_alloc(size_t count) { return calloc(count, sizeof(tt_bucket_t)); }
+
+static void buckets_free(tt_bucket_t *b, size_t count)
+{
+    (void)count;
+    free(b);
+}
+#else
 static tt_bucket_t *buckets_alloc(size_t count)
 {
     size_t bytes = count * sizeof(tt_bucket_t);
@@ -51,6 +64,7 @@ static void buckets_free(tt_bucket_t *b, size_t count)
     if (b)
         munmap(b, count * sizeof *b);
 }
+#endif
 
 /* Up to this size a table is cleared in place, used or not: fresh pages
  * would only move the cost of zeroing into the next search, as page
@@ -127,8 +141,8 @@ static void fill_start(tt_t *tt)
      * itself stays repeatable node for node, which a search that sees
      * the filler's progress is not. */
     atomic_store(&tt->usable, bytes <= TT_CLEAR_IN_PLACE_BYTES ? tt->count : 0);
-    tt->filling = fits_in_memory(bytes) && pthread_create(&tt->filler, NULL, fill_pages, tt) == 0;
-    if (!tt->filling) /* too large to bring in ahead: all of it, faulted in as used */
+    tt->filling = fits_in_memory(bytes) && thr_create(&tt->filler, fill_pages, tt);
+    if (!tt->filling) /* too large to bring in ahead, or no threads: all of it, faulted in as used */
         atomic_store(&tt->usable, tt->count);
 }
 
@@ -138,7 +152,7 @@ static void fill_stop(tt_t *tt)
     if (!tt->filling)
         return;
     atomic_store(&tt->fill_stop, true);
-    pthread_join(tt->filler, NULL);
+    thr_join(tt->filler);
     tt->filling = false;
 }
 

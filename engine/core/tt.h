@@ -15,10 +15,10 @@
 #ifndef DENHAM_TT_H
 #define DENHAM_TT_H
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 
+#include "thread.h"
 #include "types.h"
 
 enum tt_bound { TT_NONE = 0, TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
@@ -41,7 +41,7 @@ typedef struct tt {
     atomic_bool written; /* anything stored since the table was last zeroed */
     /* A fresh table's pages are faulted in by a thread of their own
      * (tt.c); it is stopped before the pages are given back. */
-    pthread_t filler;
+    thr_t filler;
     bool filling;
     atomic_bool fill_stop;
     atomic_bool resident; /* every page is in memory: a clear writes in place */

@@ -6,9 +6,10 @@
 #include "texel.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../core/thread.h"
 
 #define TEXEL_THREADS_MAX 64
 /* Keeps log() finite for a certain prediction. */
@@ -139,14 +140,14 @@ static double loss_and_gradient(const texel_data_t *d, const double *w, double k
     if (threads > TEXEL_THREADS_MAX)
         threads = TEXEL_THREADS_MAX;
     part_t parts[TEXEL_THREADS_MAX];
-    pthread_t ids[TEXEL_THREADS_MAX];
+    thr_t ids[TEXEL_THREADS_MAX];
     bool started[TEXEL_THREADS_MAX] = {false};
     size_t per = (d->n + (size_t)threads - 1) / (size_t)threads;
     for (int t = 0; t < threads; t++) {
         size_t from = per * (size_t)t, to = from + per < d->n ? from + per : d->n;
         parts[t] = (part_t){.d = d, .w = w, .k = k, .from = from < d->n ? from : d->n, .to = to};
         parts[t].gradient = grad != NULL;
-        started[t] = t > 0 && pthread_create(&ids[t], NULL, run_part, &parts[t]) == 0;
+        started[t] = t > 0 && thr_create(&ids[t], run_part, &parts[t]);
         if (t > 0 && !started[t])
             run_part(&parts[t]);
     }
@@ -156,7 +157,7 @@ static double loss_and_gradient(const texel_data_t *d, const double *w, double k
         memset(grad, 0, (size_t)d->weights * sizeof *grad);
     for (int t = 0; t < threads; t++) {
         if (started[t])
-            pthread_join(ids[t], NULL);
+            thr_join(ids[t]);
         loss += parts[t].loss;
         for (int j = 0; grad && j < d->weights; j++)
             grad[j] += parts[t].grad[j] / (double)d->n;

@@ -343,7 +343,7 @@ static void start_helpers(searcher_t *s, const search_request_t *req)
             continue;
         ctx_init(w->ctx, s, req, i);
         w->ctx->leapfrogs = true;
-        w->running = pthread_create(&w->thread, NULL, helper_main, w->ctx) == 0;
+        w->running = thr_create(&w->thread, helper_main, w->ctx);
     }
 }
 
@@ -355,7 +355,7 @@ static counts_t stop_helpers(searcher_t *s)
     for (int i = 1; i < s->threads; i++) {
         worker_t *w = &s->workers[i];
         if (w->running) {
-            pthread_join(w->thread, NULL);
+            thr_join(w->thread);
             w->running = false;
             n.nodes += w->ctx->nodes;
             n.tbhits += w->ctx->tbhits;

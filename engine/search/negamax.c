@@ -11,10 +11,10 @@
  */
 #include <assert.h>
 #include <math.h>
-#include <pthread.h>
 #include <string.h>
 
 #include "picker.h"
+#include "../core/thread.h"
 #include "search_ctx.h"
 
 /* Captures that force nothing are followed this many quiescence plies: in
@@ -62,7 +62,7 @@
  * (Ethereal's formula), one less in the principal variation and for a
  * killer. */
 static int lmr_table[64][64];
-static pthread_once_t lmr_once = PTHREAD_ONCE_INIT;
+static thr_once_t lmr_once = THR_ONCE_INIT;
 
 static void init_lmr(void)
 {
@@ -71,7 +71,7 @@ static void init_lmr(void)
             lmr_table[d][m] = (int)(0.75 + log(d) * log(m) / 2.25);
 }
 
-void negamax_init(void) { pthread_once(&lmr_once, init_lmr); }
+void negamax_init(void) { thr_once(&lmr_once, init_lmr); }
 
 /* The child's score from this node's point of view. */
 score_t negamax_child(ctx_t *c, int team, int depth, int ply, score_t alpha, score_t beta, bool pv_node)

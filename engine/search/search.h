@@ -69,8 +69,9 @@ _Static_assert(CHANCE_WIN < SCORE_WIN_BOUND, "chance scores are never mate score
 /* The most lines of MultiPV (UCI's MultiPV option). */
 #define SEARCH_MULTIPV_MAX 64
 
-/* The most search threads (UCI's Threads option). */
-#define SEARCH_THREADS_MAX 256
+/* The most search threads (UCI's Threads option): one in a build without
+ * threads (thread.h). */
+#define SEARCH_THREADS_MAX (THR_THREADS ? 256 : 1)
 
 /* Keys of earlier positions the search keeps for repetition. */
 #define SEARCH_HISTORY_MAX 4096

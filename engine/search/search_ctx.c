@@ -53,7 +53,7 @@ void ctx_publish_counts(ctx_t *c)
 void ctx_check_limits(ctx_t *c)
 {
     ctx_publish_counts(c);
-    if (atomic_load_explicit(&c->s->stop, memory_order_relaxed))
+    if (thr_poll(&c->s->stop))
         c->stopped = true;
     else if (c->id != 0 && atomic_load_explicit(&c->s->helpers_stop, memory_order_relaxed))
         c->stopped = true;

@@ -8,8 +8,6 @@
 #ifndef DENHAM_SEARCH_CTX_H
 #define DENHAM_SEARCH_CTX_H
 
-#include <pthread.h>
-
 #include "search.h"
 
 #define KEYS_MAX (SEARCH_HISTORY_MAX + MAX_PLY + 2)
@@ -29,7 +27,7 @@ typedef struct worker {
     int *history; /* [2 sides][move_keys] */
     move_t *counters; /* [2 sides][move_keys of the move answered] */
     int history_keys;
-    pthread_t thread;
+    thr_t thread;
     bool running; /* a helper thread to join */
 } worker_t;
 
@@ -44,7 +42,7 @@ typedef struct worker {
  * its line over, and the main thread takes it as its own. */
 struct searcher {
     tt_t tt;
-    atomic_bool stop;
+    thr_flag_t stop;
     atomic_bool helpers_stop; /* the main thread has finished */
     /* Pondering: no time limit until ponderhit, whose time then starts the
      * clock (UCI's go ponder). */
@@ -53,7 +51,7 @@ struct searcher {
     int threads;
     /* The deepest iteration a helper completed in this search, and its line
      * (written under the lock; the depth is read without it first). */
-    pthread_mutex_t handed_lock;
+    thr_mutex_t handed_lock;
     atomic_int handed_depth;
     line_t handed;
     atomic_int started_depth;   /* the deepest iteration any thread began */

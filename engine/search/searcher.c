@@ -21,14 +21,14 @@ searcher_t *searcher_new(size_t hash_mb)
     }
     s->threads = 1;
     negamax_init();
-    atomic_init(&s->stop, false);
+    thr_flag_init(&s->stop, false);
     atomic_init(&s->helpers_stop, false);
     atomic_init(&s->pondering, false);
     atomic_init(&s->ponderhit_ms, 0);
     atomic_init(&s->handed_depth, 0);
     atomic_init(&s->started_depth, 0);
     atomic_init(&s->completed_depth, 0);
-    pthread_mutex_init(&s->handed_lock, NULL);
+    thr_mutex_init(&s->handed_lock);
     return s;
 }
 
@@ -47,7 +47,7 @@ void searcher_free(searcher_t *s)
     tt_free(&s->tt);
     for (int i = 0; i < SEARCH_THREADS_MAX; i++)
         worker_free(&s->workers[i]);
-    pthread_mutex_destroy(&s->handed_lock);
+    thr_mutex_destroy(&s->handed_lock);
     free(s);
 }
 
@@ -81,7 +81,7 @@ void searcher_clear(searcher_t *s)
         }
 }
 
-void search_stop(searcher_t *s) { atomic_store(&s->stop, true); }
+void search_stop(searcher_t *s) { thr_flag_raise(&s->stop); }
 
 void search_set_pondering(searcher_t *s, bool on) { atomic_store(&s->pondering, on); }
 
@@ -93,9 +93,9 @@ void search_ponderhit(searcher_t *s)
     atomic_store(&s->pondering, false);
 }
 
-void search_reset_stop(searcher_t *s) { atomic_store(&s->stop, false); }
+void search_reset_stop(searcher_t *s) { thr_flag_lower(&s->stop); }
 
-bool search_stopped(const searcher_t *s) { return atomic_load(&((searcher_t *)s)->stop); }
+bool search_stopped(const searcher_t *s) { return thr_flag_up(&s->stop); }
 
 bool search_score_is_mate(score_t score, int *moves)
 {

@@ -36,14 +36,14 @@ void threads_hand_over(ctx_t *c, int depth, const line_t *line)
     /* The counts too: the main thread may report this line before the
      * helper's next poll, and a short search would show too few nodes. */
     ctx_publish_counts(c);
-    pthread_mutex_lock(&s->handed_lock);
+    thr_mutex_lock(&s->handed_lock);
     if (depth > atomic_load_explicit(&s->handed_depth, memory_order_relaxed)) {
         s->handed.score = line->score;
         s->handed.pv_len = line->pv_len;
         memcpy(s->handed.pv, line->pv, (size_t)line->pv_len * sizeof *line->pv);
         atomic_store_explicit(&s->handed_depth, depth, memory_order_relaxed);
     }
-    pthread_mutex_unlock(&s->handed_lock);
+    thr_mutex_unlock(&s->handed_lock);
     atomic_raise(&s->completed_depth, depth); /* after the line: see check_limits */
 }
 
@@ -54,11 +54,11 @@ int threads_take_handed(ctx_t *c, int depth, line_t *line)
     searcher_t *s = c->s;
     if (c->id != 0 || !c->leapfrogs || atomic_load_explicit(&s->handed_depth, memory_order_relaxed) < depth)
         return 0;
-    pthread_mutex_lock(&s->handed_lock);
+    thr_mutex_lock(&s->handed_lock);
     int got = atomic_load_explicit(&s->handed_depth, memory_order_relaxed);
     line->score = s->handed.score;
     line->pv_len = s->handed.pv_len;
     memcpy(line->pv, s->handed.pv, (size_t)s->handed.pv_len * sizeof *line->pv);
-    pthread_mutex_unlock(&s->handed_lock);
+    thr_mutex_unlock(&s->handed_lock);
     return got;
 }

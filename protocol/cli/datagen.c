@@ -12,7 +12,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "datagen.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include "../../engine/core/record.h"
 #include "../../engine/core/rng.h"
 #include "../../engine/core/textbuf.h"
+#include "../../engine/core/thread.h"
 #include "../../engine/games/variants.h"
 #include "../../engine/search/search.h"
 #include "usage.h"
@@ -50,7 +50,7 @@ typedef struct datagen {
     long long *indices; /* the games of this shard, by their number in the whole run */
     long long n_games;
     atomic_llong next;   /* the next of indices to play */
-    pthread_mutex_t lock; /* the fields below */
+    thr_mutex_t lock; /* the fields below */
     game_text_t *texts;
     long long written;   /* games written, in order */
     long long positions; /* positions written */
@@ -328,9 +328,9 @@ static void *worker(void *arg)
     datagen_t *d = arg;
     searcher_t *s = searcher_new(DATAGEN_HASH_MB);
     if (!s) {
-        pthread_mutex_lock(&d->lock);
+        thr_mutex_lock(&d->lock);
         d->failed = true;
-        pthread_mutex_unlock(&d->lock);
+        thr_mutex_unlock(&d->lock);
         return NULL;
     }
     for (;;) {
@@ -339,13 +339,13 @@ static void *worker(void *arg)
             break;
         game_text_t t = {0};
         bool ok = play_game(d, s, d->indices[k], &t);
-        pthread_mutex_lock(&d->lock);
+        thr_mutex_lock(&d->lock);
         d->texts[k] = t;
         d->texts[k].done = true;
         d->failed |= !ok;
         flush_ready(d);
         bool stop = d->failed;
-        pthread_mutex_unlock(&d->lock);
+        thr_mutex_unlock(&d->lock);
         if (stop)
             break;
     }
@@ -376,14 +376,14 @@ static int run(datagen_t *d)
             game_teams(c->game) > 2 ? "player" : "team");
     game_prepare(c->game);
     d->start_ms = d->reported_ms = timeman_now_ms();
-    pthread_t threads[DATAGEN_THREADS_MAX];
+    thr_t threads[DATAGEN_THREADS_MAX];
     int started = 0;
     for (int i = 0; i < c->threads; i++)
-        started += pthread_create(&threads[started], NULL, worker, d) == 0;
+        started += thr_create(&threads[started], worker, d);
     if (started == 0)
         worker(d);
     for (int i = 0; i < started; i++)
-        pthread_join(threads[i], NULL);
+        thr_join(threads[i]);
     if (d->failed || d->written < d->n_games || fflush(d->out) != 0) {
         fprintf(d->err, "denham datagen: out of memory or a write to %s failed\n", c->out_path);
         return 1;
@@ -408,10 +408,10 @@ int datagen_main(int argc, char **argv, FILE *err)
         }
     }
     if (status < 0) {
-        pthread_mutex_init(&d->lock, NULL);
+        thr_mutex_init(&d->lock);
         atomic_init(&d->next, 0);
         status = run(d);
-        pthread_mutex_destroy(&d->lock);
+        thr_mutex_destroy(&d->lock);
     }
     if (d->out && fclose(d->out) != 0 && status == 0) {
         fprintf(err, "denham datagen: a write to %s failed\n", d->cfg.out_path);

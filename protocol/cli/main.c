@@ -13,9 +13,19 @@
 #include "../otep/otep.h"
 #include "play.h"
 #include "../ugi/protocol.h"
-#include "../serve/serve.h"
 #include "tune.h"
 #include "usage.h"
+#ifndef __wasi__
+#include "../serve/serve.h"
+#else
+/* WebAssembly (WASI) has no sockets and starts no process: no server. */
+static int serve_main(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    fprintf(stderr, "denham serve: not in the WebAssembly build (no sockets there): build denham natively\n");
+    return 2;
+}
+#endif
 
 #define OTEP_MOVETIME_MS 5000
 

@@ -11,26 +11,26 @@
 void out_init(out_t *o, FILE *f)
 {
     o->f = f;
-    pthread_mutex_init(&o->lock, NULL);
+    thr_mutex_init(&o->lock);
 }
 
-void out_destroy(out_t *o) { pthread_mutex_destroy(&o->lock); }
+void out_destroy(out_t *o) { thr_mutex_destroy(&o->lock); }
 
 void out_vline(out_t *o, const char *fmt, va_list ap)
 {
-    pthread_mutex_lock(&o->lock);
+    thr_mutex_lock(&o->lock);
     vfprintf(o->f, fmt, ap);
     fputc('\n', o->f);
     fflush(o->f);
-    pthread_mutex_unlock(&o->lock);
+    thr_mutex_unlock(&o->lock);
 }
 
 void out_text(out_t *o, const char *text)
 {
-    pthread_mutex_lock(&o->lock);
+    thr_mutex_lock(&o->lock);
     fputs(text, o->f);
     fflush(o->f);
-    pthread_mutex_unlock(&o->lock);
+    thr_mutex_unlock(&o->lock);
 }
 
 bool out_is_terminal(const out_t *o) { return isatty(fileno(o->f)) != 0; }

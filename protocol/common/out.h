@@ -7,14 +7,15 @@
 #ifndef DENHAM_OUT_H
 #define DENHAM_OUT_H
 
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "../../engine/core/thread.h"
+
 typedef struct out {
     FILE *f;
-    pthread_mutex_t lock;
+    thr_mutex_t lock;
 } out_t;
 
 void out_init(out_t *o, FILE *f);

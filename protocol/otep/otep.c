@@ -6,7 +6,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "otep.h"
 
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 
 #include "../../engine/core/number.h"
 #include "../../engine/core/record.h"
+#include "../../engine/core/thread.h"
 #include "../../engine/search/multipv.h"
 #include "otn.h"
 #include "../common/out.h"
@@ -42,7 +42,7 @@ typedef struct otep {
     bool searching;
     bool analysing;
     atomic_bool cancelled; /* `finish`, `goodbye`, new rules: no answer */
-    pthread_t thread;
+    thr_t thread;
     search_request_t req;
     uint64_t history[SEARCH_HISTORY_MAX];
     int analysis_wanted;
@@ -135,7 +135,7 @@ static void settle(otep_t *o, bool cancel)
         atomic_store(&o->cancelled, true);
         search_stop(o->searcher);
     }
-    pthread_join(o->thread, NULL);
+    thr_join(o->thread);
     o->searching = false;
     if (!o->analysing && o->played != MOVE_NONE && !atomic_load(&o->cancelled)) {
         bool saved = record_copy(o->before, o->rec);
@@ -150,9 +150,16 @@ static void start(otep_t *o, void *(*job)(void *), bool analysing)
     search_reset_stop(o->searcher);
     o->analysing = analysing;
     o->played = MOVE_NONE;
-    o->searching = pthread_create(&o->thread, NULL, job, o) == 0;
-    if (!o->searching)
+    o->searching = thr_create(&o->thread, job, o);
+    if (!o->searching && !THR_THREADS) {
+        /* No threads in this build: the search runs here, to its time
+         * limit (no command is read meanwhile: PROTOCOL.md), and is
+         * settled as a thread's would be. */
+        job(o);
+        o->searching = true;
+    } else if (!o->searching) {
         say(o, "error 0 cannot start the search thread");
+    }
 }
 
 /* ---- commands ---- */

@@ -10,10 +10,10 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <pthread.h>
 
 #include "../../engine/core/number.h"
 #include "../../engine/core/record.h"
+#include "../../engine/core/thread.h"
 #include "../../engine/search/search.h"
 #include "../../engine/search/skill.h"
 #include "../common/out.h"
@@ -60,10 +60,10 @@ typedef struct engine {
      * on one thread so that the command loop keeps answering. */
     enum { JOB_SEARCH, JOB_PERFT, JOB_BENCH } job;
     int job_depth;
-    atomic_bool job_stop;
+    thr_flag_t job_stop;
     bool searching;
     atomic_bool search_finished; /* set by the search thread after its bestmove */
-    pthread_t thread;
+    thr_t thread;
     search_request_t req;
     uint64_t req_history[SEARCH_HISTORY_MAX];
     move_t searchmoves[MAX_MOVES]; /* go searchmoves: the root moves allowed */
@@ -112,11 +112,14 @@ static inline bool parse_int(const char *s, long long lo, long long hi, long lon
 /* Sizes the table as the Hash option says, once (at the first isready or go). */
 void engine_ensure_hash(engine_t *e);
 /* Starts e->job on the search thread; false (with an error line) when the
- * thread cannot be had. */
+ * thread cannot be had. Without threads (thread.h) the job runs to its
+ * end inside this call, the command loop taking its turns meanwhile. */
 bool engine_start_job(engine_t *e);
 /* Waits for the running job, if any, to finish (stopping it first when
  * stop is set). */
 void engine_join_search(engine_t *e, bool stop);
+/* Asks the running job to stop soon (it answers as it ends). */
+void engine_stop_job(engine_t *e);
 /* The search's report callbacks: info lines, and the root move being
  * searched. ctx is the engine_t. */
 void engine_print_info(void *ctx, const position_t *root, const search_info_t *info);

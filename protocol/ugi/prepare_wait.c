@@ -7,14 +7,18 @@
 #define _POSIX_C_SOURCE 200809L
 #include "prepare_wait.h"
 
-#include <pthread.h>
 #include <time.h>
+
+#include "../../engine/core/thread.h"
 
 /* The games whose build was started here: a handful (the registry's
  * variants), each started once for the process. */
 #define PREPARE_GAMES_MAX 32
 
-static pthread_mutex_t started_lock = PTHREAD_MUTEX_INITIALIZER;
+static thr_mutex_t started_lock;
+static thr_once_t lock_once = THR_ONCE_INIT;
+
+static void lock_init(void) { thr_mutex_init(&started_lock); }
 static const game_t *started[PREPARE_GAMES_MAX];
 static int n_started;
 
@@ -29,21 +33,20 @@ static void *build(void *arg)
 /* True when a build of g runs or ran on its own thread. */
 static bool start(const game_t *g)
 {
-    pthread_mutex_lock(&started_lock);
+    thr_once(&lock_once, lock_init);
+    thr_mutex_lock(&started_lock);
     bool running = false;
     for (int i = 0; i < n_started && !running; i++)
         running = started[i] == g;
     if (!running && n_started < PREPARE_GAMES_MAX) {
-        pthread_attr_t attr;
-        pthread_t thread;
-        pthread_attr_init(&attr);
-        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-        running = pthread_create(&thread, &attr, build, (void *)g) == 0;
-        pthread_attr_destroy(&attr);
-        if (running)
+        thr_t thread;
+        running = thr_create(&thread, build, (void *)g); /* never, without threads */
+        if (running) {
+            thr_detach(thread);
             started[n_started++] = g;
+        }
     }
-    pthread_mutex_unlock(&started_lock);
+    thr_mutex_unlock(&started_lock);
     return running;
 }
 

@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "../../engine/games/variants.h"
+#include "../common/input.h"
 #include "describe.h"
 #include "engine_state.h"
 
@@ -738,55 +739,141 @@ static bool has_limit(const engine_t *e)
     return l->depth > 0 || l->nodes > 0 || l->movetime > 0 || l->mate > 0 || l->time[req->game->to_move(&req->root)] >= 0;
 }
 
+/* A command line's buffers: the line as read, a copy for the commands
+ * that parse it whole, its words. The command loop has one; in the
+ * single-threaded build its turns during a job have another (the job's
+ * own command, `go`, is still on the stack below them). */
+typedef struct line_buf {
+    char *line, *copy;
+    size_t cap, copy_cap;
+    tokens_t tk;
+} line_buf_t;
+
+/* Runs one line as read (got bytes); false for quit or when memory is
+ * short. */
+static bool run_line(engine_t *e, line_buf_t *b, ssize_t got)
+{
+    char *line = b->line;
+    /* A NUL byte would end the line early and turn its rest into
+     * something else: such a line is refused whole. */
+    if (strlen(line) != (size_t)got) {
+        ERROR(e, "the line contains a NUL byte");
+        return true;
+    }
+    /* Lines may end with CR LF (Windows GUIs and runners). */
+    line[strcspn(line, "\r\n")] = 0;
+    size_t n = strlen(line) + 1;
+    if (n > b->copy_cap) {
+        char *grown = realloc(b->copy, n);
+        if (!grown)
+            return false;
+        b->copy = grown;
+        b->copy_cap = n;
+    }
+    memcpy(b->copy, line, n);
+    /* Only `position` reads its words from the whole line: any other
+     * command cut short would be misread, so it is refused. */
+    if (!tokens_split(line, &b->tk) && strcmp(b->tk.t[0], "position") != 0) {
+        ERROR(e, "the command has more than %d words", MAX_TOKENS);
+        return true;
+    }
+    /* The text after the command word, for commands that parse it whole. */
+    const char *rest = "";
+    if (b->tk.n > 0)
+        rest = b->copy + (b->tk.t[0] - line) + strlen(b->tk.t[0]);
+    return dispatch(e, &b->tk, rest);
+}
+
+static void line_buf_free(line_buf_t *b)
+{
+    free(b->line);
+    free(b->copy);
+}
+
+typedef struct loop {
+    engine_t *e;
+    input_t in;
+    line_buf_t main;
+#if !THR_THREADS
+    line_buf_t turn;
+#endif
+} loop_t;
+
+#if !THR_THREADS
+/* Commands that wait for the running job to end: `stop` and `quit`, and
+ * a new game, which clears the tables the job searches with. */
+static bool waits_for_the_job(const char *line, size_t len)
+{
+    static const char *const words[] = {"stop", "quit", "ucinewgame", "uginewgame"};
+    while (len > 0 && (*line == ' ' || *line == '\t'))
+        line++, len--;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        size_t n = strlen(words[i]);
+        if (len >= n && strncmp(line, words[i], n) == 0 && (len == n || strchr(" \t\r", line[n])))
+            return true;
+    }
+    return false;
+}
+
+/* The command loop's turn between slices of a job (thread.h): the lines
+ * that have come are run as the loop would run them beside a search
+ * thread (`isready` answered, `ponderhit`, `position`, `d`, a second
+ * `go` refused, ...), until one that waits for the job: that one stops
+ * the job and is left for the loop, which reads it once the job has
+ * answered. At the end of input a job with no limit of its own is
+ * stopped, as the loop would at its end. Never waits for input. */
+static bool take_turn(void *ctx)
+{
+    loop_t *l = ctx;
+    engine_t *e = l->e;
+    for (;;) {
+        size_t len;
+        const char *next = input_peek(&l->in, false, &len);
+        if (!next) {
+            if (input_done(&l->in) && !has_limit(e))
+                engine_stop_job(e);
+            return true;
+        }
+        if (waits_for_the_job(next, len)) {
+            engine_stop_job(e);
+            return false;
+        }
+        ssize_t got = input_line(&l->in, &l->turn.line, &l->turn.cap);
+        if (got < 0 || !run_line(e, &l->turn, got))
+            return true;
+    }
+}
+#endif
+
 int protocol_run(FILE *in, FILE *out)
 {
+    loop_t *l = calloc(1, sizeof *l);
     engine_t *e = malloc(sizeof *e);
-    if (!e || !engine_init(e, out)) {
+    if (!l || !e || !engine_init(e, out)) {
         fprintf(stderr, "denham: out of memory\n");
+        free(l);
+        free(e);
         return 1;
     }
-    static tokens_t tk; /* the main thread's only */
-    char *line = NULL;
-    size_t cap = 0;
+    l->e = e;
+    input_init(&l->in, in);
+#if !THR_THREADS
+    thr_set_slice(take_turn, l, l->in.fd);
+#endif
     bool running = true;
-    char *copy = NULL;
-    size_t copy_cap = 0;
     ssize_t got;
-    while (running && (got = getline(&line, &cap, in)) >= 0) {
-        /* A NUL byte would end the line early and turn its rest into
-         * something else: such a line is refused whole. */
-        if (strlen(line) != (size_t)got) {
-            ERROR(e, "the line contains a NUL byte");
-            continue;
-        }
-        /* Lines may end with CR LF (Windows GUIs and runners). */
-        line[strcspn(line, "\r\n")] = 0;
-        size_t n = strlen(line) + 1;
-        if (n > copy_cap) {
-            char *grown = realloc(copy, n);
-            if (!grown)
-                break;
-            copy = grown;
-            copy_cap = n;
-        }
-        memcpy(copy, line, n);
-        /* Only `position` reads its words from the whole line: any other
-         * command cut short would be misread, so it is refused. */
-        if (!tokens_split(line, &tk) && strcmp(tk.t[0], "position") != 0) {
-            ERROR(e, "the command has more than %d words", MAX_TOKENS);
-            continue;
-        }
-        /* The text after the command word, for commands that parse it whole. */
-        const char *rest = "";
-        if (tk.n > 0)
-            rest = copy + (tk.t[0] - line) + strlen(tk.t[0]);
-        running = dispatch(e, &tk, rest);
-    }
-    free(copy);
+    while (running && (got = input_line(&l->in, &l->main.line, &l->main.cap)) >= 0)
+        running = run_line(e, &l->main, got);
     /* End of input: let a search with a limit answer, stop any other. */
-    if (running && e->searching)
-        engine_join_search(e, !has_limit(e));
-    free(line);
+    if (e->searching)
+        engine_join_search(e, !running || !has_limit(e));
+#if !THR_THREADS
+    thr_set_slice(NULL, NULL, -1);
+    line_buf_free(&l->turn);
+#endif
+    line_buf_free(&l->main);
+    input_free(&l->in);
+    free(l);
     engine_free(e);
     free(e);
     return 0;

@@ -4,8 +4,8 @@
  * info lines and bestmove. May not read commands (protocol.c does).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <assert.h>
 #include <string.h>
-#include <time.h>
 
 #include "../../engine/core/perft.h"
 #include "../../engine/search/bench.h"
@@ -104,10 +104,8 @@ static void *search_thread(void *arg)
                                          : unsearched(e);
     /* UCI: after `go infinite` the answer waits for `stop`, after `go
      * ponder` for `stop` or `ponderhit`. */
-    while ((e->req.limits.infinite || search_pondering(e->searcher)) && !search_stopped(e->searcher)) {
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
+    while ((e->req.limits.infinite || search_pondering(e->searcher)) && !search_stopped(e->searcher))
+        thr_wait();
     const game_t *g = e->req.game;
     if (r.best == MOVE_NONE) {
         atomic_store(&e->search_finished, true);
@@ -133,16 +131,22 @@ static void *search_thread(void *arg)
     return NULL;
 }
 
-/* Waits for the running search, if any, to print its bestmove. */
+void engine_stop_job(engine_t *e)
+{
+    search_stop(e->searcher);
+    thr_flag_raise(&e->job_stop);
+}
+
+/* Waits for the running search, if any, to print its bestmove. Without
+ * threads the job has ended before the command loop reads on. */
 void engine_join_search(engine_t *e, bool stop)
 {
     if (!e->searching)
         return;
-    if (stop) {
-        search_stop(e->searcher);
-        atomic_store(&e->job_stop, true);
-    }
-    pthread_join(e->thread, NULL);
+    assert(THR_THREADS && "without threads a job ends before the loop reads on");
+    if (stop)
+        engine_stop_job(e);
+    thr_join(e->thread);
     e->searching = false;
 }
 
@@ -165,13 +169,22 @@ bool engine_start_job(engine_t *e)
 {
     engine_ensure_hash(e);
     search_reset_stop(e->searcher);
-    atomic_store(&e->job_stop, false);
+    thr_flag_lower(&e->job_stop);
     atomic_store(&e->search_finished, false);
-    if (pthread_create(&e->thread, NULL, search_thread, e) != 0) {
+#if THR_THREADS
+    if (!thr_create(&e->thread, search_thread, e)) {
         ERROR(e, "cannot start the search thread");
         return false;
     }
     e->searching = true;
+#else
+    /* No threads: the job runs here, and the command loop takes its
+     * turns at the job's stop checks (thr_poll, thr_wait; protocol.c's
+     * take_turn), so that `stop` and `isready` are read during it. */
+    e->searching = true;
+    search_thread(e);
+    e->searching = false;
+#endif
     return true;
 }
 

@@ -5,8 +5,8 @@
  * position; may not change it.
  */
 #include "bolix_eval.h"
+#include "../../core/thread.h"
 
-#include <pthread.h>
 
 /* Every weight of the evaluation, by name: `eval` shows them with their
  * contributions, a tuner changes them (bolix_weights). The line weights
@@ -39,8 +39,8 @@ static void hand_window_values(void)
 
 eval_weights_t bolix_weights = {weight, W_COUNT, hand_window_values};
 
-static pthread_once_t values_once = PTHREAD_ONCE_INIT;
-void bolix_eval_ensure(void) { pthread_once(&values_once, hand_window_values); }
+static thr_once_t values_once = THR_ONCE_INIT;
+void bolix_eval_ensure(void) { thr_once(&values_once, hand_window_values); }
 
 /* The coefficients of the line weights: the windows each colour alone
  * holds, by how many marbles (a trace only: the sums are kept). */

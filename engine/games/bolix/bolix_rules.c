@@ -7,10 +7,10 @@
 #include "bolix_rules.h"
 
 #include <assert.h>
-#include <pthread.h>
 #include <string.h>
 
 #include "../../core/rng.h"
+#include "../../core/thread.h"
 #include "bolix.h"
 
 /* The six directions as (dq, dn); the first three are the line directions. */
@@ -24,7 +24,7 @@ static uint8_t cell_windows[N_CELLS][MAX_WINDOWS_PER_CELL];
 static uint8_t cell_window_count[N_CELLS];
 static int8_t sandwich[N_CELLS][6][3]; /* cells at +1, +2, +3, or -1 */
 uint64_t bolix_zobrist_men[2][N_CELLS], bolix_zobrist_side, bolix_zobrist_ko[N_CELLS + 1], bolix_zobrist_pass;
-static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static thr_once_t tables_once = THR_ONCE_INIT;
 
 /* ---- geometry ---- */
 
@@ -72,7 +72,7 @@ static void init_tables(void)
     bolix_zobrist_pass = rng_next(&rng);
 }
 
-void bolix_tables_ensure(void) { pthread_once(&tables_once, init_tables); }
+void bolix_tables_ensure(void) { thr_once(&tables_once, init_tables); }
 
 int bolix_window_count(void)
 {

@@ -6,10 +6,10 @@
 #include "brandubh_rules.h"
 
 #include <assert.h>
-#include <pthread.h>
 #include <string.h>
 
 #include "../../core/rng.h"
+#include "../../core/thread.h"
 
 int8_t brandubh_neighbour[N_SQ][4]; /* step(sq, dir) */
 bb64_t brandubh_approach_lines[4][2]; /* each corner's two edges, without the corner */
@@ -17,7 +17,7 @@ bb64_t brandubh_rank_reach[N_SQ][128];
 bb64_t brandubh_file_reach[N_SQ][128];
 uint64_t brandubh_zobrist_piece[3][N_SQ];
 uint64_t brandubh_zobrist_side;
-static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static thr_once_t tables_once = THR_ONCE_INIT;
 
 /* ---- geometry ---- */
 
@@ -68,7 +68,7 @@ static void init_tables(void)
     brandubh_zobrist_side = rng_next(&rng);
 }
 
-void brandubh_tables_ensure(void) { pthread_once(&tables_once, init_tables); }
+void brandubh_tables_ensure(void) { thr_once(&tables_once, init_tables); }
 
 /* ---- captures ---- */
 

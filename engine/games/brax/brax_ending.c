@@ -21,11 +21,11 @@
 #include "brax_ending.h"
 
 #include <assert.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "../../core/thread.h"
 #include "brax_geometry.h"
 
 #define POINTS 81
@@ -69,7 +69,7 @@ typedef struct reach {
 } reach_t;
 
 static reach_t reach[POINTS];
-static pthread_once_t geometry_once = PTHREAD_ONCE_INIT;
+static thr_once_t geometry_once = THR_ONCE_INIT;
 
 static void add_jump(reach_t *r, int colour, int mid, int end)
 {
@@ -208,17 +208,17 @@ static void solve_one(void)
                 }
 }
 
-static pthread_once_t one_once = PTHREAD_ONCE_INIT;
+static thr_once_t one_once = THR_ONCE_INIT;
 
 static void build_one(void)
 {
-    pthread_once(&geometry_once, init_geometry);
+    thr_once(&geometry_once, init_geometry);
     solve_one();
 }
 
 ending_t brax_ending_probe_one(int mover_colour, int mover, int other, int quiet)
 {
-    pthread_once(&one_once, build_one);
+    thr_once(&one_once, build_one);
     assert(mover != other);
     return decode(one[mover_colour][mover][other][quiet < QUIET_DRAW ? quiet : QUIET_DRAW]);
 }
@@ -319,10 +319,10 @@ static int parents(trio_t t, size_t *out)
 
 typedef struct table {
     code_t code[TRIOS];
-    pthread_once_t once;
+    thr_once_t once;
 } table_t;
 
-static table_t tables[2] = {{.once = PTHREAD_ONCE_INIT}, {.once = PTHREAD_ONCE_INIT}};
+static table_t tables[2] = {{.once = THR_ONCE_INIT}, {.once = THR_ONCE_INIT}};
 
 /* Positions waiting to be decided, by distance. */
 typedef struct queue {
@@ -429,14 +429,14 @@ static atomic_bool tables_ready[2]; /* set last, once the building is over */
 
 static void build_without_doubles(void)
 {
-    pthread_once(&one_once, build_one);
+    thr_once(&one_once, build_one);
     tables_ok[0] = solve_two(&tables[0], false);
     atomic_store(&tables_ready[0], true);
 }
 
 static void build_with_doubles(void)
 {
-    pthread_once(&one_once, build_one);
+    thr_once(&one_once, build_one);
     tables_ok[1] = solve_two(&tables[1], true);
     atomic_store(&tables_ready[1], true);
 }
@@ -446,7 +446,7 @@ bool brax_ending_ready(bool double_captures) { return atomic_load(&tables_ready[
 void brax_ending_prepare(bool double_captures)
 {
     int d = double_captures;
-    pthread_once(&tables[d].once, d ? build_with_doubles : build_without_doubles);
+    thr_once(&tables[d].once, d ? build_with_doubles : build_without_doubles);
 }
 
 bool brax_ending_probe(bool double_captures, int two_colour, const int two[2], int lone, bool lone_to_move,

@@ -6,8 +6,8 @@
 #include "brax_eval.h"
 
 #include <assert.h>
-#include <pthread.h>
 
+#include "../../core/thread.h"
 #include "brax_ending.h"
 
 /* Every weight of the evaluation (a man is 100), by name: `eval` shows
@@ -96,8 +96,8 @@ static void fill_tables(void)
             }
 }
 
-static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
-void brax_eval_ensure(void) { pthread_once(&tables_once, fill_tables); }
+static thr_once_t tables_once = THR_ONCE_INIT;
+void brax_eval_ensure(void) { thr_once(&tables_once, fill_tables); }
 
 static int placement(const brax_t *b, int pl, eval_trace_t *t)
 {

@@ -4,8 +4,8 @@
  * mask tests. May not reach into positions, moves or evaluation.
  */
 #include "brax_geometry.h"
+#include "../../core/thread.h"
 
-#include <pthread.h>
 
 /* Horizontal segments, row 9 first; entry k joins columns k and k+1. */
 static const char *const horizontal[9] = {
@@ -21,7 +21,7 @@ static const char *const vertical[8] = {
 bb128_t brax_step1[N_PTS], brax_near2[N_PTS], brax_adj_col[N_PTS][2];
 int8_t brax_path_mid[N_PTS][2][BRAX_PATHS_MAX], brax_path_end[N_PTS][2][BRAX_PATHS_MAX];
 int8_t brax_path_count[N_PTS][2];
-static pthread_once_t geometry_once = PTHREAD_ONCE_INIT;
+static thr_once_t geometry_once = THR_ONCE_INIT;
 
 int brax_segment_colour(int a, int b)
 {
@@ -79,7 +79,7 @@ static void init_geometry(void)
     }
 }
 
-void brax_geometry_init(void) { pthread_once(&geometry_once, init_geometry); }
+void brax_geometry_init(void) { thr_once(&geometry_once, init_geometry); }
 
 int brax_steps(int p, int to[4])
 {

@@ -13,16 +13,16 @@
 #include "brax_rules.h"
 
 #include <assert.h>
-#include <pthread.h>
 #include <string.h>
 
 #include "../../core/rng.h"
+#include "../../core/thread.h"
 
 uint64_t brax_zobrist_men[MAX_PLAYERS][N_PTS], brax_zobrist_stm[MAX_PLAYERS], brax_zobrist_called[2];
 uint64_t brax_zobrist_caller[MAX_PLAYERS], brax_zobrist_first[N_PTS];
 uint64_t brax_zobrist_quiet[DRAW_QUIET_PLIES + 1];
 uint64_t brax_zobrist_after_r2;
-static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static thr_once_t tables_once = THR_ONCE_INIT;
 
 static void init_tables(void)
 {
@@ -48,7 +48,7 @@ static void init_tables(void)
     brax_zobrist_after_r2 = rng_next(&rng);
 }
 
-void brax_tables_ensure(void) { pthread_once(&tables_once, init_tables); }
+void brax_tables_ensure(void) { thr_once(&tables_once, init_tables); }
 
 /* Men of the other team that player pl could capture if it were pl's turn
  * (settled point 1: a player's own threats, not its partner's). */

@@ -6,15 +6,15 @@
 #include "jinxx_rules.h"
 
 #include <assert.h>
-#include <pthread.h>
 #include <string.h>
 
 #include "../../core/rng.h"
+#include "../../core/thread.h"
 
 uint16_t jinxx_adjacent[9];
 uint64_t jinxx_zobrist_occ[MAX_PLAYERS][3][9], jinxx_zobrist_tree[MAX_PLAYERS][3][4], jinxx_zobrist_die[7];
 uint64_t jinxx_zobrist_stm[MAX_PLAYERS], jinxx_zobrist_counter[DRAW_TURNS + 1], jinxx_zobrist_out[MAX_PLAYERS];
-static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static thr_once_t tables_once = THR_ONCE_INIT;
 static void init_tables(void)
 {
     for (int c = 0; c < 9; c++) {
@@ -39,7 +39,7 @@ static void init_tables(void)
         jinxx_zobrist_counter[n] = rng_next(&rng);
 }
 
-void jinxx_tables_ensure(void) { pthread_once(&tables_once, init_tables); }
+void jinxx_tables_ensure(void) { thr_once(&tables_once, init_tables); }
 /* ---- moves ---- */
 
 /* A destruction removes material for good: the move is noisy, and like an

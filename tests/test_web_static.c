@@ -1,0 +1,301 @@
+/* test_web_static.c: the board with no server of Denham's (make
+ * web-static) in a real browser (a headless Chromium, as in test_web.c),
+ * served by `python3 -m http.server`: the engine is WebAssembly in the
+ * page's Web Worker. Every variant plays against Denham, with the
+ * analysis and How to play; `stop` ends a search and a search never holds
+ * up the page, both without shared memory (a first visit: the engine
+ * unwinds to its worker's event loop between slices) and with it (once the
+ * service worker serves the page, cross-origin isolated); the page is an
+ * installable app; after one visit, with the server killed, a reload opens
+ * the board and Denham plays. Screenshots of each family at a desktop's
+ * and a phone's size go to build/screenshots/static/. Runs only with
+ * DENHAM_WEB_TRANSPORT=static (make test-web-static); the suites of
+ * test_web.c and test_web_learn.c run against the same folder then too.
+ * Every test fails on an error in the page. Its page and helpers are
+ * web_host.c's (web_page_t); it reaches into no other test file. */
+#define _DEFAULT_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../engine/core/record.h"
+#include "../engine/core/timeman.h"
+#include "../engine/games/variants.h"
+#include "helpers.h"
+#include "web_host.h"
+
+#define WAIT_MS 60000
+
+static web_page_t page;
+static cdp_t *const browser = &page.browser;
+
+static void static_setup(void) { web_page_setup(&page, ""); }
+static void static_teardown(void) { web_page_teardown(&page); }
+static const char *page_string(const char *expression) { return web_page_string(&page, expression); }
+static bool page_true(const char *expression) { return web_page_true(&page, expression); }
+static void open_variant(const char *variant) { wpage_open_variant(&page, variant); }
+static void set_control(const char *id, const char *value) { wpage_set_control(&page, id, value); }
+static void click(const char *selector) { wpage_click(&page, selector); }
+static bool page_waits_for_a_person(void) { return wpage_waits_for_a_person(&page); }
+
+/* What the app is doing, for a failure's message. */
+static const char *page_state(void)
+{
+    return page_string("JSON.stringify({moves: denham.game.moves.join(' '), state: denham.state && denham.state.fen, "
+                       "seats: denham.seats, searching: denham.searching && denham.searching.kind, error: "
+                       "document.getElementById('error').textContent, status: "
+                       "document.getElementById('status').textContent, log: "
+                       "document.getElementById('log').textContent.slice(-300)})");
+}
+
+/* The page's position is the engine library's after the page's moves:
+ * the same position string. */
+static void assert_board_is_the_engines(const game_t *g)
+{
+    static record_t r;
+    char text[65536], err[256], fen[GAME_FEN_MAX];
+    snprintf(text, sizeof text, "%s", page_string("denham.game.start + (denham.game.moves.length ? ' moves ' + "
+                                                   "denham.game.moves.join(' ') : '')"));
+    ck_assert_msg(record_setup(&r, g, text, err, sizeof err), "%s: %s", text, err);
+    g->write_fen(&r.pos, fen, sizeof fen);
+    ck_assert_str_eq(page_string("document.getElementById('fen-shown').textContent"), fen);
+}
+
+/* A person's move by clicks (one of the page's legal moves, picked by
+ * seed), then Denham's answer and the die's rolls: the page waits for a
+ * person again, and its board is the engine library's position. */
+static void person_then_denham(const game_t *g, int seed)
+{
+    int before = atoi(page_string("String(denham.game.moves.length)"));
+    char expr[320], sel[160];
+    snprintf(expr, sizeof expr, "(() => { const m = denham.legal.filter((x) => x.clicks.length); "
+             "return m.length ? m[%d %% m.length].move : denham.legal[0].move; })()", seed);
+    char move[64];
+    snprintf(move, sizeof move, "%s", page_string(expr));
+    snprintf(expr, sizeof expr, "String(denham.legal.find((x) => x.move === '%s').clicks.length)", move);
+    int n = atoi(page_string(expr));
+    for (int k = 0; k < n; k++) {
+        snprintf(expr, sizeof expr, "denham.legal.find((x) => x.move === '%s').clicks[%d]", move, k);
+        snprintf(sel, sizeof sel, "[data-cell=\"%s\"]", page_string(expr));
+        click(sel);
+    }
+    if (n == 0) {
+        snprintf(sel, sizeof sel, "#specials button[data-move=\"%s\"]", move);
+        click(sel);
+    } else {
+        snprintf(sel, sizeof sel, "#chooser:not([hidden]) button[data-move=\"%s\"]", move);
+        snprintf(expr, sizeof expr, "!!document.querySelector('#chooser:not([hidden])') || denham.game.moves.length > %d",
+                 before);
+        if (cdp_wait(browser, expr, 5000) && atoi(page_string("String(denham.game.moves.length)")) <= before)
+            click(sel);
+    }
+    snprintf(expr, sizeof expr, "denham.game.moves.length > %d", before);
+    ck_assert_msg(cdp_wait(browser, expr, WAIT_MS), "%s: clicking '%s' played nothing: %s", g->name, move, page_state());
+    snprintf(expr, sizeof expr, "denham.game.moves[%d]", before);
+    ck_assert_str_eq(page_string(expr), move);
+    ck_assert_msg(page_waits_for_a_person(), "%s: Denham did not answer: %s", g->name, page_state());
+    assert_board_is_the_engines(g);
+}
+
+/* Denham's own moves among the page's, counted by the seats. */
+static int denham_moves(void)
+{
+    return atoi(page_string("String(denham.turns.filter((t, i) => t && !t.chance && denham.seats[t.seat] === "
+                            "'engine' && i < denham.game.moves.length).length)"));
+}
+
+/* ---- every variant against Denham ---- */
+
+static const char *const families[] = {"brax", "brax-4p", "brandubh", "bolix", "jinxx", "jinxx-4p"};
+enum { FAMILIES = sizeof families / sizeof families[0] };
+
+/* Denham plays (100 ms a move), the analysis shows its lines, How to play
+ * opens at the variant's rules and closes: in every variant at a
+ * desktop's size (loop 0) and in each family at a phone's (loop 1), each
+ * family's board photographed. */
+START_TEST(every_variant_against_denham)
+{
+    if (!page.have_browser)
+        return;
+    static const int sizes[2][2] = {{1280, 800}, {390, 844}};
+    cdp_window(browser, sizes[_i][0], sizes[_i][1]);
+    int n = 0;
+    while (variants_at(n))
+        n++;
+    for (int v = 0; v < (_i ? FAMILIES : n); v++) {
+        const game_t *g = _i ? variants_find(families[v]) : variants_at(v);
+        open_variant(g->name);
+        ck_assert_str_eq(page_string("denham.session.kind"), "worker");
+        set_control("movetime", "100");
+        set_control("preset", "first");
+        ck_assert_msg(page_waits_for_a_person(), "%s: %s", g->name, page_state());
+        for (int k = 0; k < 2 && !page_true("!!denham.state.result"); k++)
+            person_then_denham(g, 3 * v + k);
+        ck_assert_msg(denham_moves() >= 1 || page_true("!!denham.state.result"), "%s: Denham never moved: %s", g->name,
+                      page_state());
+        if (!page_true("!!denham.state.result")) {
+            click("#analyse");
+            ck_assert_msg(cdp_wait(browser, "!!document.querySelector('#analysis .line')", WAIT_MS), "%s: no analysis: %s",
+                          g->name, page_state());
+            click("#analyse");
+            ck_assert(cdp_wait(browser, "(async () => { await denham.busy; return !denham.searching; })()", WAIT_MS));
+        }
+        click("#how-to-play");
+        ck_assert_msg(cdp_wait(browser, "(() => { const p = document.getElementById('rules-panel'); return !!p && "
+                                         "!p.hidden && p.textContent.length > 200; })()",
+                               WAIT_MS),
+                      "%s: How to play showed nothing", g->name);
+        for (int k = 0; k < 2; k++) /* Esc closes it, as a person would on a phone, where it covers its button */
+            free(cdp_call(browser, true, "Input.dispatchKeyEvent",
+                          k ? "{\"type\":\"keyUp\",\"key\":\"Escape\",\"code\":\"Escape\",\"windowsVirtualKeyCode\":27}"
+                            : "{\"type\":\"rawKeyDown\",\"key\":\"Escape\",\"code\":\"Escape\",\"windowsVirtualKeyCode\":27}",
+                          10000));
+        ck_assert(cdp_wait(browser, "document.getElementById('rules-panel').hidden", WAIT_MS));
+        for (int f = 0; f < FAMILIES; f++)
+            if (strcmp(families[f], g->name) == 0) {
+                char path[128];
+                snprintf(path, sizeof path, "build/screenshots/play-%s%s.png", g->name, _i ? "-phone" : "");
+                free(cdp_eval(browser, "(window.scrollTo(0, 0), true)", 10000));
+                ck_assert(cdp_screenshot(browser, path));
+            }
+    }
+}
+END_TEST
+
+/* ---- stop, and a page that never waits for a search ---- */
+
+/* While the analysis searches (go infinite) for two seconds, the page's
+ * own timer of 20 ms keeps beating (the beats are counted into *beats,
+ * the longest gap returned, in ms); then the analysis is switched off,
+ * and its bestmove must come. */
+static double analysis_gap_then_stop(const char *what, int *beats, double *stop_ms)
+{
+    free(cdp_eval(browser, "(() => { window.gap = 0; window.beats = 0; let last = performance.now(); "
+                            "clearInterval(window.beat); window.beat = setInterval(() => { const t = performance.now(); "
+                            "window.gap = Math.max(window.gap, t - last); window.beats++; last = t; }, 20); return true; })()",
+                  10000));
+    click("#analyse");
+    ck_assert_msg(cdp_wait(browser, "!!document.querySelector('#analysis .line')", WAIT_MS), "%s: no analysis: %s", what,
+                  page_state());
+    free(cdp_eval(browser, "(window.beats = 0, window.gap = 0, true)", 10000));
+    usleep(2000 * 1000);
+    double gap = atof(page_string("String(window.gap)"));
+    *beats = atoi(page_string("String(window.beats)"));
+    int64_t t0 = timeman_now_ms();
+    click("#analyse");
+    ck_assert_msg(cdp_wait(browser, "(async () => { await denham.busy; return !denham.searching && !denham.stopping; })()",
+                           WAIT_MS),
+                  "%s: the analysis did not stop: %s", what, page_state());
+    *stop_ms = (double)(timeman_now_ms() - t0);
+    free(cdp_eval(browser, "(clearInterval(window.beat), true)", 10000));
+    return gap;
+}
+
+/* The first visit has no shared memory (the service worker does not serve
+ * it yet): the engine's searches unwind to the worker's event loop. Once
+ * the service worker serves the page it is cross-origin isolated and the
+ * commands go through shared memory. Either way `stop` ends the analysis
+ * (the switch off waits for its bestmove) and the page's timer keeps
+ * beating through the search. The bounds are loose (the machine is
+ * shared): a page frozen by the search would not beat at all in those two
+ * seconds, a search that never reads `stop` would never answer. */
+START_TEST(stop_with_and_without_shared_memory)
+{
+    if (!page.have_browser)
+        return;
+    open_variant("bolix");
+    set_control("preset", "people");
+    ck_assert(page_waits_for_a_person());
+    ck_assert_str_eq(page_string("String(crossOriginIsolated) + ' ' + denham.session.transport.shared"), "false false");
+    int beats;
+    double stop_ms, gap = analysis_gap_then_stop("without shared memory", &beats, &stop_ms);
+    printf("static board, without shared memory: during 2 s of search the page's 20 ms timer beat %d times (longest "
+           "gap %.0f ms); stop %.0f ms\n", beats, gap, stop_ms);
+    ck_assert_msg(beats >= 10, "the page's timer beat %d times in 2 s of search", beats);
+    ck_assert_msg(stop_ms < 5000, "stop took %.0f ms", stop_ms);
+    ck_assert_msg(cdp_wait(browser, "navigator.serviceWorker.controller !== null", WAIT_MS), "no service worker");
+    open_variant("bolix");
+    ck_assert_str_eq(page_string("String(crossOriginIsolated) + ' ' + denham.session.transport.shared"), "true true");
+    ck_assert(page_waits_for_a_person());
+    gap = analysis_gap_then_stop("with shared memory", &beats, &stop_ms);
+    printf("static board, with shared memory: during 2 s of search the page's 20 ms timer beat %d times (longest "
+           "gap %.0f ms); stop %.0f ms\n", beats, gap, stop_ms);
+    ck_assert_msg(beats >= 10, "the page's timer beat %d times in 2 s of search", beats);
+    ck_assert_msg(stop_ms < 5000, "stop took %.0f ms", stop_ms);
+}
+END_TEST
+
+/* ---- an app that works offline ---- */
+
+/* Chromium's own verdict: the page can be installed (a manifest with a
+ * name, a start and an icon; a service worker that serves it). */
+static void assert_installable(void)
+{
+    char *r = cdp_call(browser, true, "Page.getInstallabilityErrors", NULL, 20000);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_msg(strstr(r, "\"installabilityErrors\":[]"), "not installable: %s", r);
+    free(r);
+}
+
+/* One visit, a game against Denham under way; the server killed; a reload
+ * opens the board from the service worker's cache, the game as it was,
+ * and Denham answers; so does a new visit to the folder's address. The
+ * page is installable. Screenshots of the board with the server stopped,
+ * at a desktop's size and a phone's. */
+START_TEST(offline_after_one_visit)
+{
+    if (!page.have_browser)
+        return;
+    const game_t *g = variants_find("brandubh");
+    open_variant("brandubh");
+    set_control("movetime", "100");
+    set_control("preset", "first");
+    ck_assert(page_waits_for_a_person());
+    person_then_denham(g, 1);
+    ck_assert_msg(cdp_wait(browser, "navigator.serviceWorker.controller !== null", WAIT_MS), "no service worker");
+    ck_assert_msg(cdp_wait(browser, "navigator.serviceWorker.ready.then(() => true)", WAIT_MS), "no service worker");
+    assert_installable();
+    char moves[4096], url[4096];
+    snprintf(moves, sizeof moves, "%s", page_string("denham.game.moves.join(' ')"));
+    snprintf(url, sizeof url, "%s", page_string("location.href"));
+    ck_assert_int_eq(web_host_stop(&page.server), 0);
+    /* No server: every request fails but the service worker's. */
+    reply_t r;
+    ck_assert(!http_request(page.server.port, "GET", "/", NULL, NULL, &r) || r.status == 0);
+    free(cdp_call(browser, true, "Page.reload", NULL, 10000));
+    ck_assert_msg(cdp_wait(browser, "document.body.dataset.ready === 'true'", WAIT_MS), "offline: no board: %s",
+                  page_string("document.getElementById('error').textContent"));
+    printf("static board from the offline cache: first board drawn %.0f ms after the reload\n",
+           atof(page_string("document.body.dataset.drawnMs")));
+    ck_assert(page_waits_for_a_person());
+    ck_assert_str_eq(page_string("denham.game.moves.join(' ')"), moves);
+    int before = denham_moves();
+    person_then_denham(g, 2);
+    ck_assert_int_gt(denham_moves(), before);
+    ck_assert(cdp_screenshot(browser, "build/screenshots/offline-brandubh.png"));
+    /* A new visit to the address, offline, at a phone's size. */
+    cdp_window(browser, 390, 844);
+    wpage_open(&page, url, "brandubh");
+    ck_assert(page_waits_for_a_person());
+    person_then_denham(g, 3);
+    ck_assert(cdp_screenshot(browser, "build/screenshots/offline-brandubh-phone.png"));
+    assert_installable();
+}
+END_TEST
+
+Suite *suite_web_static(void)
+{
+    Suite *s = suite_create("web_static");
+    TCase *tc = tcase_create("static");
+    tcase_set_timeout(tc, 900);
+    tcase_add_checked_fixture(tc, static_setup, static_teardown); /* a browser and a static server per test */
+    if (web_static()) {
+        tcase_add_loop_test(tc, every_variant_against_denham, 0, 2);
+        tcase_add_test(tc, stop_with_and_without_shared_memory);
+        tcase_add_test(tc, offline_after_one_visit);
+    }
+    suite_add_tcase(s, tc);
+    return s;
+}
