@@ -20,6 +20,7 @@ RUNNER_SHARED := bench/runner/games_tally.c bench/runner/stats.c
 # The engine, and every front end but main.c (which the test binaries
 # replace with their own main).
 LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/games/*/*.c engine/search/*.c engine/learn/*.c) \
+            $(wildcard engine/solve/*.c engine/reference/*.c) \
             $(wildcard protocol/ugi/*.c protocol/otep/*.c protocol/common/*.c) \
             $(filter-out protocol/cli/main.c,$(wildcard protocol/cli/*.c)) \
             $(filter-out protocol/serve/embed_web.c,$(wildcard protocol/serve/*.c)) build/gen/web_assets.c \
