@@ -59,5 +59,7 @@ Suite *suite_watch(void);
 Suite *suite_eval(void);
 Suite *suite_learn(void);
 Suite *suite_why(void);
+Suite *suite_solve(void);
+Suite *suite_check(void);
 
 #endif
