@@ -26,7 +26,7 @@ LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/games/*/*.c engin
             $(filter-out protocol/serve/embed_web.c,$(wildcard protocol/serve/*.c)) build/gen/web_assets.c \
             $(RUNNER_SHARED)
 TEST_SRC := $(wildcard tests/*.c) tests/fuzz/targets.c tests/fuzz/session.c
-FUZZ_TARGETS := protocol session http fen moves match_args otep openings
+FUZZ_TARGETS := protocol session http fen moves match_args otep openings proof
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all

@@ -30,6 +30,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../core/rng.h"
 #include "../core/timeman.h"
@@ -100,6 +101,15 @@ size_t solver_table_bytes(const solver_t *s) { return s->table.bytes; }
 
 void solver_clear(solver_t *s) { dfpn_table_clear(&s->table); }
 
+void solver_prefault(solver_t *s) { memset(s->table.buckets, 0, s->table.bytes); }
+
+static int64_t thread_cpu_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (int64_t)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
+
 void solver_stop(solver_t *s) { atomic_store(&s->stop, true); }
 
 bool solve_supported(const game_t *g) { return g->players == 2 && !g->chance_outcomes; }
@@ -164,7 +174,10 @@ bool dfpn_ctx_setup(dfpn_ctx_t *c, solver_t *s, const solve_request_t *req, cons
             c->twice_filter[(k & (PATH_FILTER_SIZE - 1)) >> 3] |= (uint8_t)(1u << (k & 7));
         }
     c->start_ms = timeman_now_ms();
-    c->next_progress_ms = c->start_ms + req->progress_ms;
+    if (req->progress_ms > 0) {
+        int64_t from = req->progress_from_ms ? req->progress_from_ms : c->start_ms;
+        c->next_progress_ms = from + ((c->start_ms - from) / req->progress_ms + 1) * req->progress_ms;
+    }
     return true;
 }
 
@@ -434,7 +447,8 @@ static void check_limits(dfpn_ctx_t *c)
         solve_progress_t p = {c->side, c->root_pn, c->root_dn, atomic_load(&s->nodes), now - c->start_ms,
                               dfpn_table_permille(&s->table)};
         r->progress(r->progress_ctx, &p);
-        c->next_progress_ms = now + r->progress_ms;
+        while (c->next_progress_ms <= now)
+            c->next_progress_ms += r->progress_ms;
     }
 }
 
@@ -764,9 +778,11 @@ solve_result_t dfpn_search(dfpn_ctx_t *c)
 static void *helper_main(void *arg)
 {
     dfpn_ctx_t *c = arg;
+    int64_t cpu = thread_cpu_us();
     solve_result_t r = dfpn_search(c);
     if (r.status != SOLVE_OPEN)
         atomic_store(&c->s->finished, true);
+    c->cpu_us = thread_cpu_us() - cpu;
     return NULL;
 }
 
@@ -786,12 +802,19 @@ solve_result_t solver_run(solver_t *s, const solve_request_t *req)
     for (int i = 1; i < s->threads; i++)
         if (pthread_create(&helpers[started + 1], NULL, helper_main, s->ctx[i]) == 0)
             started++;
+    int64_t cpu = thread_cpu_us();
     r = dfpn_search(s->ctx[0]);
+    r.cpu_us_max = r.cpu_us_total = thread_cpu_us() - cpu;
     atomic_store(&s->finished, true);
-    for (int i = 1; i <= started; i++)
+    for (int i = 1; i <= started; i++) {
         pthread_join(helpers[i], NULL);
+        int64_t t = s->ctx[i]->cpu_us;
+        r.cpu_us_total += t;
+        r.cpu_us_max = t > r.cpu_us_max ? t : r.cpu_us_max;
+    }
     /* A helper may have settled the root first: the table has it. */
     if (r.status == SOLVE_OPEN && started) {
+        int64_t cpu_max = r.cpu_us_max, cpu_total = r.cpu_us_total;
         dfpn_hit_t hit;
         if (dfpn_table_probe(&s->table, dfpn_key(s->ctx[0], 0), &hit) && (hit.pn == 0 || hit.dn == 0)) {
             r.pn = hit.pn;
@@ -801,6 +824,8 @@ solve_result_t solver_run(solver_t *s, const solve_request_t *req)
             if (r.status == SOLVE_PROVEN)
                 r.best = best_move(s->ctx[0]);
         }
+        r.cpu_us_max = cpu_max;
+        r.cpu_us_total = cpu_total;
     }
     s->table.shared = false;
     r.nodes = atomic_load(&s->nodes);

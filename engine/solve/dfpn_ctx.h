@@ -73,6 +73,7 @@ typedef struct dfpn_ctx {
     const solve_request_t *req;
     bool stopped;
     uint32_t root_pn, root_dn; /* as the root's loop last saw them */
+    int64_t cpu_us; /* a helper's processor time in its last solve */
 } dfpn_ctx_t;
 
 #define BUSY_SLOTS (1 << 20)

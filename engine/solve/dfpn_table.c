@@ -22,6 +22,7 @@ bool dfpn_table_init(dfpn_table_t *t, size_t mb)
     }
     t->mask = n - 1;
     t->bytes = bytes;
+    t->generation = 1;
     return true;
 }
 
@@ -34,8 +35,9 @@ void dfpn_table_free(dfpn_table_t *t)
 
 void dfpn_table_clear(dfpn_table_t *t)
 {
-    if (!t->buckets)
+    if (!t->buckets || ++t->generation != 0)
         return;
+    t->generation = 1;
     /* A fresh block is zero without touching every page; if the system
      * refuses one, the old block is cleared by hand. */
     void *p = bigmem_alloc(t->bytes);
@@ -69,7 +71,7 @@ bool dfpn_table_probe(dfpn_table_t *t, uint64_t key, dfpn_hit_t *hit)
     bool found = false;
     lock(t, b);
     for (int i = 0; i < DFPN_BUCKET_WAYS; i++)
-        if (e[i].key == key) {
+        if (e[i].key == key && e[i].generation == t->generation) {
             *hit = (dfpn_hit_t){e[i].pn, e[i].dn, e[i].dist, e[i].flags, 0, {0, 0}};
             if (e[i].flags & DFPN_ON_LINE) {
                 hit->dep[0] = e[i].dep;
@@ -91,16 +93,22 @@ static void store(dfpn_table_t *t, uint64_t key, uint32_t pn, uint32_t dn, uint1
     uint64_t b = key & t->mask;
     dfpn_entry_t *e = t->buckets[b].e, *victim = &e[0];
     lock(t, b);
+    uint64_t least = UINT64_MAX;
     for (int i = 0; i < DFPN_BUCKET_WAYS; i++) {
-        if (e[i].key == key) {
+        bool current = e[i].generation == t->generation;
+        if (current && e[i].key == key) {
             victim = &e[i];
             work += e[i].work;
             break;
         }
-        if (e[i].work < victim->work || (e[i].key == 0 && victim->key != 0))
+        uint64_t w = current ? e[i].work : 0; /* an older entry is an empty one */
+        if (w < least) {
+            least = w;
             victim = &e[i];
+        }
     }
     *victim = (dfpn_entry_t){.key = key, .pn = pn, .dn = dn, .dist = dist, .flags = flags, .dep = dep,
+                             .generation = t->generation,
                              .work = work > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)work + (work == 0)};
     unlock(t, b);
 }
@@ -121,6 +129,6 @@ int dfpn_table_permille(const dfpn_table_t *t)
     uint64_t n = t->mask + 1, sample = n < 250 ? n : 250, used = 0;
     for (uint64_t i = 0; i < sample; i++)
         for (int k = 0; k < DFPN_BUCKET_WAYS; k++)
-            used += t->buckets[i].e[k].key != 0;
+            used += t->buckets[i].e[k].generation == t->generation;
     return (int)(used * 1000 / (sample * DFPN_BUCKET_WAYS));
 }

@@ -15,6 +15,9 @@
  * and disproofs have no other protection: the proof writer searches again
  * any it finds gone (proof.c).
  *
+ * Clearing moves a generation number on, which makes every entry written
+ * before it empty (one clear in 255 clears the memory).
+ *
  * Threads: with more than one, each bucket is locked by a byte of its own
  * while it is read or written (a spin lock: the critical sections are a
  * few loads and stores). One thread takes no lock.
@@ -36,7 +39,8 @@ typedef struct dfpn_entry {
     uint32_t pn, dn;
     uint32_t work;
     uint16_t dist;
-    uint16_t flags;
+    uint8_t flags;
+    uint8_t generation; /* the table's when written: older ones are empty */
     uint64_t dep;
 } dfpn_entry_t;
 
@@ -53,6 +57,7 @@ typedef struct dfpn_table {
     atomic_uchar *locks; /* one per bucket, used when shared */
     uint64_t mask;       /* buckets - 1 */
     size_t bytes;
+    uint8_t generation;  /* a clear moves it on; at 0 the memory is cleared */
     bool shared;         /* more than one thread uses it */
 } dfpn_table_t;
 

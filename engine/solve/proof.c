@@ -360,7 +360,8 @@ static bool write_node(writer_t *w, int depth)
 static void print_proof(writer_t *w, const proof_header_t *h, FILE *out)
 {
     const game_t *g = w->g;
-    fprintf(out, "denham-proof 1\n# %u moves; the longest line %d plies\n", w->n - 1, w->nodes[0].height);
+    fprintf(out, "denham-proof 1\n# %u move%s; the longest line %d pl%s\n", w->n - 1, w->n == 2 ? "" : "s",
+            w->nodes[0].height, w->nodes[0].height == 1 ? "y" : "ies");
     fprintf(out, "variant %s\nposition %s\nclaim %s %s", g->name, h->position, w->win ? "win" : "no-win",
             g->player_names[w->side]);
     if (w->req->plies)

@@ -70,12 +70,14 @@ typedef struct solve_request {
     const uint64_t *history;
     int history_len;
     int side;        /* the team whose win is to be proved: 0 or 1 */
+    bool one_side;   /* solve_both: only `side`'s win (the other stays open) */
     int plies;       /* > 0: a win within this many plies; 0: any */
     uint64_t nodes;  /* stop after about this many positions (0: no limit) */
     int64_t ms;      /* or this many milliseconds (0: no limit) */
     /* Progress: every progress_ms (0: never) to progress, from the thread
      * that called solver_run. */
     int64_t progress_ms;
+    int64_t progress_from_ms; /* reports at multiples of progress_ms from this time (0: the start) */
     solve_progress_fn progress;
     void *progress_ctx;
 } solve_request_t;
@@ -87,6 +89,10 @@ typedef struct solve_result {
     move_t best;      /* proven with P to move: the first move of the proof */
     uint64_t nodes;   /* positions made, every thread */
     int64_t ms;
+    /* The processor time of the busiest thread and of all of them (us):
+     * what the solve would take on idle cores, one a thread, and what it
+     * cost. */
+    int64_t cpu_us_max, cpu_us_total;
 } solve_result_t;
 
 typedef struct solver solver_t;
@@ -102,6 +108,9 @@ size_t solver_table_bytes(const solver_t *s);
 /* Forgets every result (the table holds results for one history: clear it
  * when the game before the root changes). */
 void solver_clear(solver_t *s);
+/* Brings the whole table into memory now (benchmarks: so that no timed
+ * solve pays for its page faults). */
+void solver_prefault(solver_t *s);
 /* Asks a running solve to stop; safe from any thread. */
 void solver_stop(solver_t *s);
 
@@ -130,11 +139,13 @@ typedef struct solve_both {
     solve_result_t side[2]; /* the search for each team's win */
     uint64_t nodes;
     int64_t ms;
+    int64_t cpu_us_max, cpu_us_total; /* as solve_result_t's, added up over the rounds */
 } solve_both_t;
 
 /* Solves for both teams, the side to move first, the budget (req->nodes,
  * req->ms, for the whole) shared out in doubling rounds so that the
- * easier question is settled first; req->side is ignored. */
+ * easier question is settled first; req->side is ignored unless
+ * req->one_side. Progress reports count from its start. */
 solve_both_t solve_both(solver_t *s, const solve_request_t *req);
 
 /* ---- proofs (proof.c) ---- */

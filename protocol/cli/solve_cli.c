@@ -28,6 +28,7 @@ typedef struct options {
     uint64_t nodes;
     int64_t ms;
     int plies, threads;
+    int side; /* -1: both */
     long long hash_mb;
     int64_t progress_ms;
     const char *proof, *check;
@@ -105,10 +106,13 @@ void solve_words(char *buf, size_t len, const game_t *g, const position_t *root,
                  b->side[other].pn, b->side[other].dn);
         break;
     }
-    default:
-        snprintf(buf, len, "unknown after %llu nodes: %s win pn %u dn %u, %s win pn %u dn %u",
-                 (unsigned long long)b->nodes, side_words(g, 0, true), b->side[0].pn, b->side[0].dn,
-                 side_words(g, 1, true), b->side[1].pn, b->side[1].dn);
+    default: {
+        int n = snprintf(buf, len, "unknown after %llu nodes", (unsigned long long)b->nodes);
+        for (int t = 0, k = 0; t < 2; t++)
+            if (b->side[t].nodes && n > 0 && (size_t)n < len)
+                n += snprintf(buf + n, len - (size_t)n, "%s %s win pn %u dn %u", k++ ? "," : ":",
+                              side_words(g, t, true), b->side[t].pn, b->side[t].dn);
+    }
     }
 }
 
@@ -130,12 +134,12 @@ void solve_json_fields(FILE *out, const game_t *g, const position_t *root, const
         const solve_result_t *r = &b->side[t];
         static const char *const status[] = {"open", "proved", "disproved"};
         fprintf(out, "%s\"%s\":{\"win\":\"%s\"", t ? "," : "", side_name(g, t), status[r->status]);
-        if (r->status == SOLVE_OPEN)
+        if (r->status == SOLVE_OPEN && r->nodes)
             fprintf(out, ",\"pn\":%u,\"dn\":%u", r->pn, r->dn);
         fprintf(out, ",\"nodes\":%llu}", (unsigned long long)r->nodes);
     }
     int64_t ms = b->ms;
-    fprintf(out, "},\"nodes\":%llu,\"time_ms\":%lld,\"nps\":%llu,", (unsigned long long)b->nodes, (long long)ms,
+    fprintf(out, "},\"nodes\":%llu,\"time_ms\":%lld,\"nps\":%llu", (unsigned long long)b->nodes, (long long)ms,
             (unsigned long long)(b->nodes * 1000 / (uint64_t)(ms > 0 ? ms : 1)));
 }
 
@@ -154,8 +158,9 @@ static bool append(char *buf, const char *word)
 
 static int read_args(int argc, char **argv, options_t *o)
 {
-    *o = (options_t){.game = variants_default(), .threads = 1, .hash_mb = SOLVE_HASH_MB,
+    *o = (options_t){.game = variants_default(), .threads = 1, .hash_mb = SOLVE_HASH_MB, .side = -1,
                      .progress_ms = PROGRESS_SECONDS * 1000};
+    const char *side = NULL;
     char base[POSITION_TEXT_MAX] = "", moves[POSITION_TEXT_MAX] = "";
     enum { NONE, FEN, MOVES } mode = NONE;
     int limits = 0;
@@ -171,7 +176,8 @@ static int read_args(int argc, char **argv, options_t *o)
                 continue;
             }
             static const char *const valued[] = {"--variant", "--nodes",   "--seconds",  "--plies", "--threads",
-                                                 "--hash",    "--proof",   "--check",    "--progress"};
+                                                 "--hash",    "--proof",   "--check",    "--progress",
+                                                 "--side"};
             bool known = false;
             for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
                 known |= strcmp(a, valued[k]) == 0;
@@ -199,6 +205,8 @@ static int read_args(int argc, char **argv, options_t *o)
                 o->hash_mb = v;
             } else if (strcmp(a, "--progress") == 0 && (ok = number_parse(val, 0, 1LL << 30, &v))) {
                 o->progress_ms = v * 1000;
+            } else if (strcmp(a, "--side") == 0) {
+                side = val;
             } else if (strcmp(a, "--proof") == 0) {
                 o->proof = val;
             } else if (strcmp(a, "--check") == 0) {
@@ -225,6 +233,14 @@ static int read_args(int argc, char **argv, options_t *o)
     }
     if (limits > 1)
         return usage_error("solve", NULL, "give one of --nodes, --seconds");
+    for (int t = 0; side && t < 2; t++) {
+        char p[4];
+        snprintf(p, sizeof p, "p%d", t + 1);
+        if (strcmp(side, game_team_name(o->game, t)) == 0 || strcmp(side, p) == 0)
+            o->side = t;
+    }
+    if (side && o->side < 0)
+        return usage_error("solve", side, "not a side of this variant (its names, or p1 or p2)");
     if (strcmp(base, "fen") == 0)
         return usage_error("solve", "fen", "takes a position string");
     snprintf(o->position, sizeof o->position, "%s", base[0] ? base : "startpos");
@@ -316,8 +332,8 @@ static int write_proofs(solver_t *s, const solve_request_t *base, const options_
         fclose(in);
     if (devnull)
         fclose(devnull);
-    snprintf(summary, len, "%s: %llu moves, the longest line %d plies; checked by the reference rules: %s", o->proof,
-             (unsigned long long)lines, height, ok ? "good" : err);
+    snprintf(summary, len, "%s: %llu %s, the longest line %d %s; checked by the reference rules: %s", o->proof,
+             (unsigned long long)lines, lines == 1 ? "move" : "moves", height, plies_word(height), ok ? "good" : err);
     (void)out;
     return ok ? 0 : 1;
 }
@@ -360,6 +376,8 @@ int solve_main(int argc, char **argv, FILE *out)
     solve_request_t req = {.game = g, .root = r.pos, .history = history, .plies = o->plies, .nodes = o->nodes,
                            .ms = o->ms, .progress_ms = o->progress_ms, .progress = progress, .progress_ctx = (void *)g};
     req.history_len = record_recent_keys(&r, history, SOLVE_HISTORY_MAX);
+    req.one_side = o->side >= 0;
+    req.side = o->side >= 0 ? o->side : 0;
     interrupted_solver = s;
     struct sigaction sa = {0}, old;
     sa.sa_handler = on_interrupt;
@@ -376,7 +394,7 @@ int solve_main(int argc, char **argv, FILE *out)
         put_json_string(out, o->position);
         fputc(',', out);
         solve_json_fields(out, g, &r.pos, &b);
-        fputs("\"words\":", out);
+        fputs(",\"words\":", out);
         put_json_string(out, words);
         if (summary[0]) {
             fputs(",\"proof\":{\"file\":", out);

@@ -16,8 +16,8 @@
 int solve_main(int argc, char **argv, FILE *out);
 
 /* The members of a JSON object for a solve's result ("result", "winner",
- * "plies", "bestmove", "sides", "nodes", "time_ms", "nps"), each followed
- * by a comma. */
+ * "plies", "bestmove", "sides", "nodes", "time_ms", "nps"), separated by
+ * commas (none before the first or after the last). */
 void solve_json_fields(FILE *out, const game_t *g, const position_t *root, const solve_both_t *b);
 /* The result in words: "win for the defenders in at most 9 plies (first
  * move d4f4)", "draw: neither side can force a win", "no win for ...",
