@@ -159,10 +159,11 @@ sanitize: build/test_denham_san denham denham-match
 # ThreadSanitizer over the suites that run threads: the search (helper
 # threads, stop), the protocol (the search thread beside the command
 # loop), OTEP, learning (datagen's games and the tuner's parts on
-# threads), and the server (sessions, readers, reaper; the watch page's
-# poller and streams). Any report fails the run.
+# threads), the solver (threads on one table), and the server (sessions,
+# readers, reaper; the watch page's poller and streams). Any report fails
+# the run.
 tsan: build/test_denham_tsan build/denham_tsan denham denham-match
-	for s in search protocol otep learn; do \
+	for s in search protocol otep learn solve; do \
 		CK_RUN_SUITE=$$s TSAN_OPTIONS="halt_on_error=1 exitcode=66" ./build/test_denham_tsan || exit 1; \
 	done
 	CK_RUN_SUITE=serve DENHAM_SERVE=build/denham_tsan TSAN_OPTIONS="halt_on_error=1 exitcode=66" \

@@ -54,11 +54,38 @@ START_TEST(hand_written_proofs)
 }
 END_TEST
 
+/* "*" lines: the losing side's other moves, each answered at once. */
+START_TEST(answers_for_the_rest)
+{
+    /* The suite's win-in-4-a: after f4f1 b1c1 f1f2 every attackers' move
+     * lets the king reach g1 or a1. */
+    static const char head[] = "denham-proof 1\nvariant brandubh\nposition fen 3aa2/6a/1a3a1/1a3d1/d6/d3d2/1a1ka2 d "
+                               "moves f4f1 b1c1\nclaim win defenders\n1 f1f2\n";
+    char text[512];
+    snprintf(text, sizeof text, "%s2 * d1g1 d1a1\nend\n", head);
+    ck_assert_str_eq(check_text(text), "ok p.txt:1: checked: win for the defenders in at most 3 plies (1 move, lines 1-7)\n");
+    /* An answer that meets none of them (the attacker on c1 blocks it). */
+    snprintf(text, sizeof text, "%s2 * d1a1\nend\n", head);
+    const char *out = check_text(text);
+    ck_assert_msg(strstr(out, "p.txt:6: '") && strstr(out, "' is answered by none of the moves after '*'"), "%s", out);
+    /* "*" where the winning side moves, and a line after it. */
+    snprintf(text, sizeof text, "%s* d1g1\nend\n", head);
+    ck_assert_str_eq(check_text(text), "p.txt:6: expected \"DEPTH MOVE\" or \"DEPTH MOVE = LINE\", read '* d1g1'");
+    snprintf(text, sizeof text, "denham-proof 1\nvariant brandubh\nposition fen 3aa2/6a/1a3a1/1a3d1/d6/d3d2/1a1ka2 d "
+                                "moves f4f1 b1c1\nclaim win defenders\n1 * f1f2\nend\n");
+    ck_assert_str_eq(check_text(text),
+                     "p.txt:5: '* MOVE...' stands for the losing side's other moves, answered at once");
+    snprintf(text, sizeof text, "%s2 * d1g1 d1a1\n2 a6a7\nend\n", head);
+    ck_assert_str_eq(check_text(text), "p.txt:7: the '*' line must be the last for the position of line 5");
+}
+END_TEST
+
 Suite *suite_check(void)
 {
     Suite *s = suite_create("check");
     TCase *tc = tcase_create("check");
     tcase_add_test(tc, hand_written_proofs);
+    tcase_add_test(tc, answers_for_the_rest);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -328,6 +328,33 @@ START_TEST(endgames_solved_outright)
 }
 END_TEST
 
+/* Two threads on one table: the same answers, and proofs that check. */
+START_TEST(threads_agree)
+{
+    solver_t *s = solver_new(TABLE_MB);
+    ck_assert(solver_set_threads(s, 2));
+    for (size_t i = 0; i < sizeof suite_cases / sizeof suite_cases[0]; i++) {
+        const suite_case_t *sc = &suite_cases[i];
+        position_t pos;
+        load_fen(sc->g, &pos, sc->fen);
+        int side = game_team_to_move(sc->g, &pos);
+        for (int plies = 0; plies <= 2 * sc->moves - 1; plies += 2 * sc->moves - 1) {
+            solve_result_t r = solve_for(s, sc->g, &pos, side, plies, NULL, 0);
+            ck_assert_msg(r.status == SOLVE_PROVEN, "%s within %d plies on two threads", sc->fen, plies);
+            char position[300];
+            snprintf(position, sizeof position, "fen %s", sc->fen);
+            solve_request_t req = {.game = sc->g, .root = pos, .side = side, .plies = plies};
+            proof_checks(s, &req, SOLVE_PROVEN, position);
+            if (plies > 2) {
+                r = solve_for(s, sc->g, &pos, side, plies - 2, NULL, 0);
+                ck_assert_int_eq(r.status, SOLVE_DISPROVEN);
+            }
+        }
+    }
+    solver_free(s);
+}
+END_TEST
+
 /* Budgets: a node limit stops an open search with its numbers. */
 START_TEST(budget_leaves_it_open)
 {
@@ -357,6 +384,7 @@ Suite *suite_solve(void)
     tcase_add_loop_test(tc, brax_against_exhaustive_search, 0, 2);
     tcase_add_test(tc, history_changes_the_answer_as_the_rules_say);
     tcase_add_test(tc, endgames_solved_outright);
+    tcase_add_test(tc, threads_agree);
     tcase_add_test(tc, budget_leaves_it_open);
     suite_add_tcase(s, tc);
     return s;

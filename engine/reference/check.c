@@ -10,7 +10,10 @@
  * where the other side moves it gives every legal move. Each line ends in
  * the end of the game, judged here by the rules (for a win: S's win; for
  * no win: anything else), or names an earlier line with the same position
- * ("DEPTH MOVE = LINE"), whose proof then stands for this one too:
+ * ("DEPTH MOVE = LINE"), whose proof then stands for this one too, or,
+ * as the last line of a losing side's position, "DEPTH * ANSWER...": each
+ * of the losing side's moves not given is met by an answer that ends the
+ * game the claim's way at once.
  *
  * - In a proof of a win the named line must be finished (no cycle), and a
  *   position may be written out only once (a later one must name it), so
@@ -56,6 +59,8 @@ typedef struct frame { /* a position of the line being read */
     bool third; /* drawn by a third occurrence */
     int third_low;
     char rep[REF_KEY_MAX], state[REF_KEY_MAX];
+    char star[LINE_MAX_LEN + 1]; /* the answers of a "*" line, or "" */
+    uint32_t star_line;
 } frame_t;
 
 typedef struct checker {
@@ -133,16 +138,19 @@ static uint32_t *index_slot(checker_t *c, const char *key)
 static bool add_node(checker_t *c, frame_t *f, int depth)
 {
     size_t len = strlen(f->state) + 1;
-    if (c->n_nodes == c->cap_nodes || c->arena_len + len > c->arena_cap) {
-        size_t nc = c->cap_nodes ? 2 * c->cap_nodes : 4096, ac = 2 * (c->arena_cap + len);
+    if (c->n_nodes == c->cap_nodes) {
+        size_t nc = c->cap_nodes ? 2 * c->cap_nodes : 4096;
         node_t *n = realloc(c->nodes, nc * sizeof *n);
-        if (n)
-            c->nodes = n, c->cap_nodes = nc;
-        char *a = realloc(c->arena, ac);
-        if (a)
-            c->arena = a, c->arena_cap = ac;
-        if (!n || !a)
+        if (!n)
             return fault(c, c->lineno, "out of memory");
+        c->nodes = n, c->cap_nodes = nc;
+    }
+    if (c->arena_len + len > c->arena_cap) {
+        size_t ac = 2 * (c->arena_cap + len) + 65536;
+        char *a = realloc(c->arena, ac);
+        if (!a)
+            return fault(c, c->lineno, "out of memory");
+        c->arena = a, c->arena_cap = ac;
     }
     memcpy(c->arena + c->arena_len, f->state, len);
     c->nodes[c->n_nodes] = (node_t){c->lineno, depth, 0, NONE, c->arena_len, false, !strcmp(f->rep, f->state)};
@@ -217,6 +225,7 @@ static void judge(checker_t *c, frame_t *f, int depth)
     f->result = r->result(&f->st);
     f->n_moves = f->result == REF_GOING_ON ? r->moves(&f->st, f->moves) : 0;
     f->children = f->height = 0;
+    f->star[0] = 0;
     f->low = f->third_low = NONE;
     f->node = -1;
     int count = 1;
@@ -245,6 +254,46 @@ static bool over(const frame_t *f) { return f->result != REF_GOING_ON || f->thir
 
 /* ---- the tree ---- */
 
+/* The losing side's moves that f's "*" line stands for: each must be
+ * answered by one of its moves, which ends the game the claim's way. In a
+ * proof of a win the position between must be new to the game before the
+ * root (so that no line of play meets it a third time). */
+static bool answer_the_rest(checker_t *c, frame_t *f)
+{
+    static _Thread_local ref_any_move_t replies[REF_MOVES_MAX];
+    const ref_rules_t *r = c->rules;
+    for (int i = 0; i < f->n_moves; i++) {
+        if (f->seen[i])
+            continue;
+        ref_state_t y = f->st;
+        r->play(&y, &f->moves[i]);
+        char rep[REF_KEY_MAX], state[REF_KEY_MAX], list[LINE_MAX_LEN + 1];
+        r->keys(&y, rep, state);
+        for (int h = 0; c->win && h < c->n_hist; h++)
+            if (!strcmp(c->hist[h], rep))
+                return fault(c, f->star_line, "'%s' leads to a position seen before the root: write it out",
+                             r->text(&f->moves[i]));
+        int n = r->result(&y) == REF_GOING_ON ? r->moves(&y, replies) : 0;
+        bool answered = false;
+        memcpy(list, f->star, strlen(f->star) + 1);
+        for (char *save = NULL, *a = strtok_r(list, " ", &save); a && !answered; a = strtok_r(NULL, " ", &save))
+            for (int k = 0; k < n && !answered; k++)
+                if (!strcmp(r->text(&replies[k]), a)) {
+                    ref_state_t z = y;
+                    r->play(&z, &replies[k]);
+                    int result = r->result(&z);
+                    answered = result != REF_GOING_ON && (result == c->side) == c->win;
+                }
+        if (!answered)
+            return fault(c, f->star_line, "'%s' is answered by none of the moves after '*'", r->text(&f->moves[i]));
+        f->seen[i] = true;
+        f->children++;
+        if (f->height < 2)
+            f->height = 2;
+    }
+    return true;
+}
+
 /* The checks of a position once all its moves are read. */
 static bool close_frame(checker_t *c, int depth)
 {
@@ -252,6 +301,8 @@ static bool close_frame(checker_t *c, int depth)
     node_t *n = &c->nodes[f->node];
     const char *side = side_words(c, c->side);
     char end[160];
+    if (f->star[0] && !answer_the_rest(c, f))
+        return false;
     if (f->third) {
         if (c->win)
             return fault(c, n->line, "a third occurrence of this position: a draw, not a win for %s", side);
@@ -300,6 +351,21 @@ static bool read_move(checker_t *c, char *text)
         if (!close_frame(c, c->depth--))
             return false;
     move = end + 1;
+    frame_t *up = &c->f[depth - 1];
+    char at[24];
+    snprintf(at, sizeof at, "%u", c->nodes[up->node].line);
+    if (up->star[0])
+        return fault(c, c->lineno, "the '*' line must be the last for the position of line %s", at);
+    if (move[0] == '*') {
+        bool chooser = (c->rules->side_to_move(&up->st) == c->side) == c->win;
+        if (move[1] != ' ' || !move[2] || chooser || over(up))
+            return fault(c, c->lineno, "'* MOVE...' stands for the losing side's other moves, answered at once");
+        if (c->plies && depth + 1 > c->plies)
+            return fault(c, c->lineno, "the claim is within %d plies; the answers after '*' are beyond", c->plies);
+        memcpy(up->star, move + 2, strlen(move + 2) + 1);
+        up->star_line = c->lineno;
+        return true;
+    }
     char *eq = strstr(move, " = ");
     long target = 0;
     if (eq) {
@@ -310,10 +376,6 @@ static bool read_move(checker_t *c, char *text)
     }
     if (!*move || strchr(move, ' '))
         return fault(c, c->lineno, "expected one move, read '%.60s'", move);
-    frame_t *up = &c->f[depth - 1];
-    node_t *un = &c->nodes[up->node];
-    char at[24];
-    snprintf(at, sizeof at, "%u", un->line);
     if (over(up))
         return fault(c, c->lineno, "the game is over at line %s; '%s' cannot follow", at, move);
     if (c->plies && depth > c->plies)

@@ -133,11 +133,26 @@ bool dfpn_ctx_setup(dfpn_ctx_t *c, solver_t *s, const solve_request_t *req, cons
     c->side = req->side;
     c->plies = req->plies > SOLVE_MAX_PLY ? SOLVE_MAX_PLY : req->plies;
     c->rep_by_state = rep_by_state;
+    /* The filters are cleared by taking off what the last setup put on
+     * (a search leaves the line as it found it), not by clearing them
+     * whole: the proof writer sets a context up for every position it
+     * searches again. */
+    if (c->ready) {
+        for (int i = 0; i <= c->base; i++) {
+            c->filter[c->path[i] & (PATH_FILTER_SIZE - 1)]--;
+            c->sfilter[c->spath[i] & (PATH_FILTER_SIZE - 1)]--;
+        }
+        for (int i = 0; i < c->n_twice; i++)
+            c->twice_filter[(c->twice[i] & (PATH_FILTER_SIZE - 1)) >> 3] = 0;
+    } else {
+        memset(c->filter, 0, sizeof c->filter);
+        memset(c->sfilter, 0, sizeof c->sfilter);
+        memset(c->twice_filter, 0, sizeof c->twice_filter);
+    }
+    c->ready = true;
     c->nodes = c->published = 0;
     c->stopped = false;
     c->root_pn = c->root_dn = 1;
-    memset(c->filter, 0, sizeof c->filter);
-    memset(c->sfilter, 0, sizeof c->sfilter);
     if (!above || n_above > PATH_MAX_LEN - SOLVE_MAX_PLY - 2)
         n_above = above ? PATH_MAX_LEN - SOLVE_MAX_PLY - 2 : 0;
     for (int i = 0; i < n_above; i++) {
@@ -157,13 +172,14 @@ bool dfpn_ctx_setup(dfpn_ctx_t *c, solver_t *s, const solve_request_t *req, cons
     free(c->twice);
     free(c->hist);
     c->n_twice = 0;
-    memset(c->twice_filter, 0, sizeof c->twice_filter);
     int n = req->history_len < SOLVE_HISTORY_MAX ? req->history_len : SOLVE_HISTORY_MAX;
     c->n_hist = n;
     c->hist = malloc(sizeof *c->hist * (size_t)(n + 1));
     c->twice = malloc(sizeof *c->twice * (size_t)(n + 1));
-    if (!c->hist || !c->twice)
+    if (!c->hist || !c->twice) {
+        c->ready = false;
         return false;
+    }
     if (n)
         memcpy(c->hist, req->history + (req->history_len - n), sizeof *c->hist * (size_t)n);
     qsort(c->hist, (size_t)n, sizeof *c->hist, cmp_key);
@@ -190,6 +206,8 @@ void dfpn_ctx_release(dfpn_ctx_t *c)
     free(c->twice);
     free(c->hist);
     c->twice = c->hist = NULL;
+    c->n_twice = c->n_hist = 0;
+    c->ready = false;
 }
 
 int dfpn_history_count(const dfpn_ctx_t *c, uint64_t hash)
@@ -766,7 +784,7 @@ solve_result_t dfpn_search(dfpn_ctx_t *c)
     r.dn = v.dn;
     r.status = v.pn == 0 ? SOLVE_PROVEN : v.dn == 0 ? SOLVE_DISPROVEN : SOLVE_OPEN;
     r.dist = r.status == SOLVE_PROVEN ? v.dist : 0;
-    if (r.status == SOLVE_PROVEN)
+    if (r.status == SOLVE_PROVEN && c->id == 0)
         r.best = best_move(c);
     r.nodes = c->nodes;
     r.ms = timeman_now_ms() - c->start_ms;

@@ -44,7 +44,8 @@ typedef struct dfpn_value {
 typedef struct dfpn_ctx {
     solver_t *s;
     const game_t *g;
-    int id; /* the thread; 0 reports progress */
+    int id; /* the thread; 0 reports progress and finds the proof's first move */
+    bool ready; /* set up before: the filters hold its last line */
     position_t pos;
     int side;   /* the team whose win is to be proved */
     int plies;  /* a win within this many plies from the root; 0: any */

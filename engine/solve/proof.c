@@ -35,6 +35,7 @@ typedef struct pnode {
     uint64_t key;   /* the whole state (table key without salts) */
     move_t move;    /* the move into it */
     uint32_t ref;   /* a reference: the index of the node it names; else 0 */
+    uint32_t star;  /* a "*" line: 1 + where its answers' text starts in stars; else 0 */
     int16_t depth;
     uint16_t height; /* the longest line below, in plies (proofs of a win) */
     /* The shallowest depth of the line a draw by repetition below rests on
@@ -72,6 +73,8 @@ typedef struct writer {
     uint32_t map_size, map_used;
     wkid_t *kids[SOLVE_MAX_PLY + 1];
     uint64_t hline[SOLVE_MAX_PLY + 1]; /* repetition keys (game_t.hash) of the line */
+    char *stars;  /* the answers of the "*" lines, NUL-separated */
+    size_t stars_len, stars_cap;
     proof_stats_t *stats;
     char *err;
     size_t errlen;
@@ -139,7 +142,7 @@ static bool add_node(writer_t *w, uint64_t key, move_t move, uint32_t ref, int d
         w->nodes = p;
         w->cap = cap;
     }
-    w->nodes[w->n++] = (pnode_t){key, move, ref, (int16_t)depth, 0, SOLVE_MAX_PLY, ref != 0, linkable};
+    w->nodes[w->n++] = (pnode_t){key, move, ref, 0, (int16_t)depth, 0, SOLVE_MAX_PLY, ref != 0, linkable};
     if (ref)
         return true;
     if ((w->map_used + 1) * 2 > w->map_size && !map_grow(w))
@@ -236,6 +239,80 @@ static bool search_again(writer_t *w, int depth, dfpn_child_t *k)
     return settled(w, k);
 }
 
+/* Is the child the probe stands on settled without a search: its side to
+ * move, the side the claim favours, ends the game at once its way? (Most
+ * of the positions a proof needs that the table never held are such: the
+ * loser's moves that leave a threat unanswered.) */
+static bool settles_at_once(writer_t *w, dfpn_child_t *k)
+{
+    const game_t *g = w->g;
+    position_t *pos = &w->probe->pos;
+    if ((g->team_of[g->to_move(pos)] == w->side) != w->win)
+        return false;
+    move_t moves[MAX_MOVES];
+    int n = g->gen_noisy ? g->gen_noisy(pos, moves) : g->gen_moves(pos, moves);
+    for (int i = 0; i < n; i++) {
+        undo_t u;
+        outcome_t o;
+        g->make(pos, moves[i], &u);
+        bool ends = g->decided(pos, &o) && side_wins(w, o) == w->win;
+        g->unmake(pos, moves[i], &u);
+        if (ends) {
+            k->pn = w->win ? 0 : DFPN_INF;
+            k->dn = w->win ? DFPN_INF : 0;
+            k->dist = 1;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Is word one of the space-separated words of list? */
+static bool listed(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
+            return true;
+    return false;
+}
+
+/* Can a "*" line stand for the losing side's move into kid: does the
+ * other side then end the game the claim's way at once? Adds the answer's
+ * text to `answers` (space-separated, each once). In a proof of a win the
+ * position between must be new to the game before the root (check.c). */
+static bool answered_at_once(writer_t *w, int depth, const wkid_t *kid, char *answers, size_t len)
+{
+    const game_t *g = w->g;
+    dfpn_ctx_t *c = w->probe;
+    if (kid->over || kid->third || (w->req->plies && depth + 2 > w->req->plies))
+        return false;
+    undo_t u;
+    g->make(&c->pos, kid->k.move, &u);
+    bool ok = false;
+    if (!w->win || dfpn_history_count(c, g->hash(&c->pos)) == 0) {
+        move_t moves[MAX_MOVES];
+        int n = g->gen_noisy ? g->gen_noisy(&c->pos, moves) : g->gen_moves(&c->pos, moves);
+        for (int i = 0; i < n && !ok; i++) {
+            undo_t v;
+            outcome_t o;
+            char text[GAME_MOVE_TEXT_MAX];
+            g->move_text(&c->pos, moves[i], text, sizeof text);
+            g->make(&c->pos, moves[i], &v);
+            ok = g->decided(&c->pos, &o) && side_wins(w, o) == w->win;
+            g->unmake(&c->pos, moves[i], &v);
+            if (ok && !listed(answers, text)) {
+                size_t have = strlen(answers);
+                ok = have + strlen(text) + 2 <= len;
+                if (ok)
+                    snprintf(answers + have, len - have, "%s%s", have ? " " : "", text);
+            }
+        }
+    }
+    g->unmake(&c->pos, kid->k.move, &u);
+    return ok;
+}
+
 /* ---- writing ---- */
 
 static bool write_node(writer_t *w, int depth);
@@ -278,7 +355,8 @@ static bool write_child(writer_t *w, int depth, wkid_t *kid)
     g->make(&c->pos, kid->k.move, &u);
     w->hline[depth + 1] = g->hash(&c->pos);
     dfpn_line_push(c, depth + 1);
-    bool ok = settled(w, &kid->k) || search_again(w, depth + 1, &kid->k);
+    bool ok = settled(w, &kid->k) || (remaining > 0 && settles_at_once(w, &kid->k)) ||
+              search_again(w, depth + 1, &kid->k);
     ok = ok && add_node(w, kid->state, kid->k.move, 0, depth + 1, kid->linkable) && write_node(w, depth + 1);
     dfpn_line_pop(c, depth + 1);
     g->unmake(&c->pos, kid->k.move, &u);
@@ -336,9 +414,15 @@ static bool write_node(writer_t *w, int depth)
         }
         if (!done)
             return false;
-    } else { /* every move */
+    } else { /* every move; those answered at once by a "*" line */
+        char answers[GAME_MOVE_TEXT_MAX * 8] = "";
+        int covered = 0;
         for (int i = 0; i < n; i++) {
             uint32_t at = w->n;
+            if (answered_at_once(w, depth, &kids[i], answers, sizeof answers)) {
+                covered++;
+                continue;
+            }
             if (!write_child(w, depth, &kids[i]))
                 return false;
             pnode_t *ch = &w->nodes[at];
@@ -350,6 +434,25 @@ static bool write_node(writer_t *w, int depth)
         }
         if (n == 0 && !w->win)
             height = 0;
+        if (covered) {
+            size_t len = strlen(answers) + 1;
+            if (w->stars_len + len > w->stars_cap) {
+                size_t cap = 2 * (w->stars_cap + len) + 4096;
+                char *p = realloc(w->stars, cap);
+                if (!p)
+                    return fail(w, "out of memory for the proof");
+                w->stars = p;
+                w->stars_cap = cap;
+            }
+            memcpy(w->stars + w->stars_len, answers, len);
+            if (!add_node(w, 0, MOVE_NONE, 0, depth + 1, false))
+                return false;
+            w->nodes[w->n - 1].star = (uint32_t)w->stars_len + 1;
+            w->nodes[w->n - 1].closed = true;
+            w->stars_len += len;
+            if (height < 2)
+                height = 2;
+        }
     }
     w->nodes[self].height = (uint16_t)(height > UINT16_MAX ? UINT16_MAX : height);
     w->nodes[self].low = (int16_t)low;
@@ -373,6 +476,10 @@ static void print_proof(writer_t *w, const proof_header_t *h, FILE *out)
     for (uint32_t i = 1; i < w->n; i++) {
         pnode_t *p = &w->nodes[i];
         char mv[GAME_MOVE_TEXT_MAX];
+        if (p->star) {
+            fprintf(out, "%d * %s\n", p->depth, w->stars + p->star - 1);
+            continue;
+        }
         g->move_text(&stack[p->depth - 1], p->move, mv, sizeof mv);
         if (p->ref)
             fprintf(out, "%d %s = %u\n", p->depth, mv, p->ref - 1 + 5);
@@ -425,5 +532,6 @@ bool proof_write(solver_t *s, const solve_request_t *req, solve_status_t claim, 
     free(w.again);
     free(w.nodes);
     free(w.map);
+    free(w.stars);
     return ok;
 }
