@@ -327,6 +327,20 @@ START_TEST(solve_transcripts)
 }
 END_TEST
 
+/* Every proof in bench/proofs/ checks (the compressed ones through zcat),
+ * in little memory: a large proof once made the checker ask for more than
+ * a machine has (its node array grew with its text arena). */
+START_TEST(committed_proofs_check)
+{
+    const char *out = shell("n=0; bad=0; for f in $(find bench/proofs -name '*.txt' -o -name '*.txt.gz' | sort); do "
+                            "n=$((n + 1)); case $f in *.gz) zcat $f | (ulimit -v 400000; ./denham solve --check -) ;; "
+                            "*) (ulimit -v 400000; ./denham solve --check $f) ;; esac > /dev/null 2>build/proofs-check.err "
+                            "|| { bad=$((bad + 1)); echo \"$f: $(cat build/proofs-check.err)\"; }; done; "
+                            "echo checked $n bad $bad");
+    ck_assert_msg(strstr(out, " bad 0\n") && !strstr(out, "checked 0 "), "%s", out);
+}
+END_TEST
+
 /* Is option the tag of a paragraph of the rendered page (a line that
  * starts with it, as .TP items render)? */
 static bool described(const char *manual, const char *option)
@@ -445,6 +459,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, wrong_argument_is_named);
     tcase_add_test(tc, manual_pages_cover_every_option);
     tcase_add_test(tc, solve_transcripts);
+    tcase_add_test(tc, committed_proofs_check);
     tcase_add_test(tc, install_and_uninstall);
     tcase_add_test(tc, readme_commands_are_what_ci_runs);
     tcase_add_test(tc, readme_analyse_example_runs);

@@ -3,6 +3,7 @@
 # repository's top, with ./denham built:
 #   bench/proofs/make-proofs.sh suites      every "result win" line of bench/suites/
 #   bench/proofs/make-proofs.sh defence     every losing alternative of brandubh-v2-defence.txt
+#   bench/proofs/make-proofs.sh shortest    each suite win at its shortest (and none shorter)
 #   bench/proofs/make-proofs.sh first-moves VARIANT NODES   one first move of each symmetry class, both sides
 #   bench/proofs/make-proofs.sh start VARIANT SECONDS       the start position, its numbers over time
 # Each solve runs on one thread, at nice 10; a proof over 100 kB is kept
@@ -17,29 +18,31 @@ HASH=${HASH:-1024}
 kind=${1:-}
 
 # solve OUT_TSV ID PROOF_PATH ARGS...: solves, writes and checks the proof,
-# appends a line to OUT_TSV.
+# appends a line to OUT_TSV. (Its variables, which sh shares with the
+# callers, all start with s_.)
 solve() {
-    tsv=$1 id=$2 proof=$3
+    s_tsv=$1 s_id=$2 s_proof=$3
     shift 3
-    mkdir -p "$(dirname "$proof")"
-    start=$(date +%s.%N)
-    out=$( { /usr/bin/time -f "cpu %U %S" nice -n 10 "$DENHAM" solve "$@" --hash "$HASH" --progress 0 \
-        --proof "$proof"; } 2>&1)
-    end=$(date +%s.%N)
-    words=$(printf '%s\n' "$out" | head -1)
-    nodes=$(printf '%s\n' "$out" | sed -n 's/^nodes \([0-9]*\) .*/\1/p')
-    cpu=$(printf '%s\n' "$out" | sed -n 's/^cpu \([0-9.]*\) \([0-9.]*\)$/\1 \2/p' | awk '{printf "%.1f", $1 + $2}')
-    summary=$(printf '%s\n' "$out" | sed -n 's/^proof [^:]*: \(.*\)$/\1/p')
-    moves=$(printf '%s\n' "$summary" | sed -n 's/^\([0-9]*\) move.*/\1/p')
-    longest=$(printf '%s\n' "$summary" | sed -n 's/.*the longest line \([0-9]*\) pl.*/\1/p')
-    checked=$(printf '%s\n' "$summary" | sed -n 's/.*checked by the reference rules: \(.*\)$/\1/p')
-    if [ -f "$proof" ] && [ "$(stat -c %s "$proof")" -gt 100000 ]; then
-        gzip -9f "$proof"
-        proof=$proof.gz
+    mkdir -p "$(dirname "$s_proof")"
+    s_start=$(date +%s.%N)
+    s_out=$( { /usr/bin/time -f "cpu %U %S" nice -n 10 "$DENHAM" solve "$@" --hash "$HASH" --progress 0 \
+        --proof "$s_proof"; } 2>&1)
+    s_end=$(date +%s.%N)
+    s_words=$(printf '%s\n' "$s_out" | head -1)
+    s_nodes=$(printf '%s\n' "$s_out" | sed -n 's/^nodes \([0-9]*\) .*/\1/p')
+    s_cpu=$(printf '%s\n' "$s_out" | sed -n 's/^cpu \([0-9.]*\) \([0-9.]*\)$/\1 \2/p' | awk '{printf "%.1f", $1 + $2}')
+    s_summary=$(printf '%s\n' "$s_out" | sed -n 's/^proof [^:]*: \(.*\)$/\1/p')
+    s_moves=$(printf '%s\n' "$s_summary" | sed -n 's/^\([0-9]*\) move.*/\1/p')
+    s_longest=$(printf '%s\n' "$s_summary" | sed -n 's/.*the longest line \([0-9]*\) pl.*/\1/p')
+    s_checked=$(printf '%s\n' "$s_summary" | sed -n 's/.*checked by the reference rules: \(.*\)$/\1/p')
+    if [ -f "$s_proof" ] && [ "$(stat -c %s "$s_proof")" -gt 100000 ]; then
+        gzip -9f "$s_proof"
+        s_proof=$s_proof.gz
     fi
-    [ -f "$proof" ] || proof=-
-    printf '%s\t%s\t%s\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\n' "$id" "$*" "$words" "${nodes:-?}" \
-        "$(echo "$end - $start" | bc)" "${cpu:-?}" "${moves:--}" "${longest:--}" "${checked:--}" "$proof" >> "$tsv"
+    [ -f "$s_proof" ] || s_proof=-
+    printf '%s\t%s\t%s\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\n' "$s_id" "$*" "$s_words" "${s_nodes:-?}" \
+        "$(echo "$s_end - $s_start" | bc)" "${s_cpu:-?}" "${s_moves:--}" "${s_longest:--}" "${s_checked:--}" \
+        "$s_proof" >> "$s_tsv"
 }
 
 case "$kind" in
@@ -75,6 +78,32 @@ defence)
         done
     done
     ;;
+shortest)
+    # Each suite win at its shortest: the least K (1, 3, 5...) with a win
+    # within K plies, proved, and no win within K - 2, proved.
+    tsv=bench/proofs/shortest.tsv
+    : > "$tsv"
+    for f in brandubh brandubh-v2 bolix; do
+        variant=$(sed -n 's/^variant //p' "bench/suites/$f.txt")
+        grep "result win" "bench/suites/$f.txt" | while IFS=';' read -r pos rest; do
+            id=$(printf '%s' "$rest" | sed 's/.*id //')
+            k=1
+            while [ $k -le 25 ]; do
+                before=$(wc -l < "$tsv")
+                solve "$tsv" "$f/$id/win-within-$k" "bench/proofs/shortest/$f/$id-within-$k.txt" --variant "$variant" \
+                    $pos --plies $k --nodes "${NODES:-50000000}"
+                if tail -1 "$tsv" | cut -f3 | grep -q '^win for'; then
+                    [ $k -gt 1 ] && solve "$tsv" "$f/$id/none-within-$((k - 2))" \
+                        "bench/proofs/shortest/$f/$id-none-within-$((k - 2)).txt" --variant "$variant" $pos \
+                        --plies $((k - 2)) --nodes "${NODES:-50000000}"
+                    break
+                fi
+                rm -f "bench/proofs/shortest/$f/$id-within-$k.txt"
+                k=$((k + 2))
+            done
+        done
+    done
+    ;;
 first-moves)
     # The start is symmetric under the square's eight symmetries, which
     # map the 40 first moves onto five classes; one move of each is solved.
@@ -99,7 +128,7 @@ start)
         --progress 30; } >> "$log" 2>&1
     ;;
 *)
-    echo "usage: $0 suites | defence | first-moves VARIANT NODES | start VARIANT SECONDS" >&2
+    echo "usage: $0 suites | defence | shortest | first-moves VARIANT NODES | start VARIANT SECONDS" >&2
     exit 2
     ;;
 esac
