@@ -20,12 +20,13 @@ RUNNER_SHARED := bench/runner/games_tally.c bench/runner/stats.c
 # The engine, and every front end but main.c (which the test binaries
 # replace with their own main).
 LIB_SRC  := $(wildcard engine/core/*.c engine/games/*.c engine/games/*/*.c engine/search/*.c engine/learn/*.c) \
+            $(wildcard engine/solve/*.c engine/reference/*.c) \
             $(wildcard protocol/ugi/*.c protocol/otep/*.c protocol/common/*.c) \
             $(filter-out protocol/cli/main.c,$(wildcard protocol/cli/*.c)) \
             $(filter-out protocol/serve/embed_web.c,$(wildcard protocol/serve/*.c)) build/gen/web_assets.c \
             $(RUNNER_SHARED)
 TEST_SRC := $(wildcard tests/*.c) tests/fuzz/targets.c tests/fuzz/session.c
-FUZZ_TARGETS := protocol session http fen moves match_args otep openings match_files ring
+FUZZ_TARGETS := protocol session http fen moves match_args otep openings match_files ring proof
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
@@ -168,10 +169,11 @@ sanitize: build/test_denham_san denham denham-match
 # ThreadSanitizer over the suites that run threads: the search (helper
 # threads, stop), the protocol (the search thread beside the command
 # loop), OTEP, learning (datagen's games and the tuner's parts on
-# threads), and the server (sessions, readers, reaper; the watch page's
-# poller and streams). Any report fails the run.
+# threads), the solver (threads on one table), and the server (sessions,
+# readers, reaper; the watch page's poller and streams). Any report fails
+# the run.
 tsan: build/test_denham_tsan build/denham_tsan denham denham-match
-	for s in search protocol otep learn; do \
+	for s in search protocol otep learn solve; do \
 		CK_RUN_SUITE=$$s TSAN_OPTIONS="halt_on_error=1 exitcode=66" ./build/test_denham_tsan || exit 1; \
 	done
 	CK_RUN_SUITE=serve DENHAM_SERVE=build/denham_tsan TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
@@ -260,7 +262,7 @@ build/denham-st: $(ST_OBJ) build/st/protocol/cli/main.o
 # build/wasm/denham.mjs is web/wasm/wasi.js and the Node launcher in one file.
 WASM_CC ?= clang
 WASM_OPT ?= wasm-opt
-WASM_SRC := $(wildcard engine/core/*.c engine/games/*.c engine/games/*/*.c engine/search/*.c engine/learn/*.c) \
+WASM_SRC := $(wildcard engine/core/*.c engine/games/*.c engine/games/*/*.c engine/search/*.c engine/learn/*.c engine/solve/*.c engine/reference/*.c) \
             $(wildcard protocol/ugi/*.c protocol/otep/*.c protocol/cli/*.c) protocol/common/out.c protocol/common/input.c
 WASM_CFLAGS := --target=wasm32-wasi -O3 -DNDEBUG -DDENHAM_SINGLE_THREAD
 WASM_OBJ := $(WASM_SRC:%.c=build/wasm/obj/%.o)

@@ -77,5 +77,7 @@ Suite *suite_learn(void);
 Suite *suite_why(void);
 Suite *suite_docs(void);
 Suite *suite_builds(void);
+Suite *suite_solve(void);
+Suite *suite_check(void);
 
 #endif

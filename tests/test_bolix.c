@@ -10,7 +10,7 @@
 #include "../engine/games/bolix/bolix.h"
 #include "../engine/search/search.h"
 #include "helpers.h"
-#include "ref_bolix.h"
+#include "../engine/reference/ref_bolix.h"
 
 static const game_t *const g = &bolix;
 

@@ -11,7 +11,7 @@
 #include "../engine/games/brax/brax.h"
 #include "../engine/games/brax/brax_geometry.h"
 #include "helpers.h"
-#include "ref_brax.h"
+#include "../engine/reference/ref_brax.h"
 
 static const game_t *const variants[4] = {&brax_denham, &brax_zillions, &brax_easy, &brax_hunt};
 

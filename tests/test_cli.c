@@ -197,8 +197,8 @@ START_TEST(help_goes_to_stdout)
 }
 END_TEST
 
-static const char *const subcommands[] = {"serve", "play",    "analyse", "suite", "perft",
-                                          "bench", "otep",    "datagen", "tune"};
+static const char *const subcommands[] = {"serve", "play", "analyse", "suite", "perft",
+                                          "bench", "otep", "datagen", "tune",  "solve"};
 #define N_SUBCOMMANDS (sizeof subcommands / sizeof subcommands[0])
 
 /* Issue 51: every subcommand takes --help and -h, anywhere among its
@@ -250,6 +250,12 @@ START_TEST(wrong_argument_is_named)
         {"datagen --games lots", "denham datagen: '--games lots': "},
         {"tune --rate 0", "denham tune: '--rate 0': "},
         {"tune --variant chess x", "denham tune: '--variant chess': unknown variant"},
+        {"solve --plies 0", "denham solve: '--plies': bad value '0'"},
+        {"solve --variant brandubh --side kings", "denham solve: 'kings': not a side of this variant"},
+        {"solve --frob", "denham solve: '--frob': unknown argument"},
+        {"solve --nodes 5 --seconds 5", "denham solve: give one of --nodes, --seconds"},
+        {"solve --variant jinxx", "denham solve: 'jinxx': solves the two-player games without dice only"},
+        {"analyse --variant jinxx --solve 5", "denham analyse: '--solve': solves the two-player games"},
     };
     char cmd[256], want[160];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -280,6 +286,87 @@ START_TEST(serve_prints_the_addresses_to_open)
     out = shell("timeout -s TERM 2 ./denham serve --port 0 2>/dev/null");
     ck_assert_msg(strncmp(out, "http://127.0.0.1:", 17) == 0 && !strstr(out, "watch") && strchr(out, '\n') == out + strlen(out) - 1,
                   "%s", out);
+}
+END_TEST
+
+/* `denham solve`: a win with its first move and length, in words and in
+ * JSON; a proof written, checked, broken and refused with its line, and
+ * read compressed through zcat; a budget's unknown; a finished game. */
+START_TEST(solve_transcripts)
+{
+    const char *pos = "--variant brandubh fen 3ad2/3a2a/ad5/1d5/a2k2d/3a3/3a1a1 d --hash 16 --progress 0";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "./denham solve %s; echo status $?", pos);
+    const char *out = shell(cmd);
+    const char *won = "win for the defenders in at most 5 plies, first move d3c3\nnodes ";
+    ck_assert_msg(strncmp(out, won, strlen(won)) == 0, "%s", out);
+    ck_assert_msg(strstr(out, " table 16 MiB threads 1\nstatus 0\n"), "%s", out);
+    snprintf(cmd, sizeof cmd, "./denham solve %s --json", pos);
+    out = shell(cmd);
+    ck_assert_msg(strstr(out, "\"result\":\"win\",\"winner\":\"defenders\",\"plies\":5,\"bestmove\":\"d3c3\","),
+                  "%s", out);
+    ck_assert(strstr(out, "\"defenders\":{\"win\":\"proved\""));
+
+    shell("rm -f build/cli-proof.txt build/cli-proof.txt.gz");
+    snprintf(cmd, sizeof cmd, "./denham solve %s --proof build/cli-proof.txt | tail -1; echo status $?", pos);
+    out = shell(cmd);
+    ck_assert_msg(strncmp(out, "proof build/cli-proof.txt: ", strlen("proof build/cli-proof.txt: ")) == 0 &&
+                      strstr(out, " moves, the longest line 5 plies; checked by the reference rules: good\nstatus 0\n"),
+                  "%s", out);
+    out = shell("./denham solve --check build/cli-proof.txt; echo status $?");
+    const char *checked = "build/cli-proof.txt:1: checked: win for the defenders in at most 5 plies (";
+    ck_assert_msg(strncmp(out, checked, strlen(checked)) == 0 && strstr(out, "\nstatus 0\n"), "%s", out);
+    /* The winning first move changed: the attackers' answers no longer fit. */
+    out = shell("sed 's/^1 d3c3$/1 d3b3/' build/cli-proof.txt > build/cli-proof-bad.txt; "
+                "./denham solve --check build/cli-proof-bad.txt 2>&1; echo status $?");
+    ck_assert_msg(strncmp(out, "denham solve: build/cli-proof-bad.txt:", strlen("denham solve: build/cli-proof-bad.txt:")) == 0 &&
+                      strstr(out, "\nstatus 1\n"),
+                  "%s", out);
+    /* The attackers' last move dropped with what follows it (no line names
+     * a later one): that move missing, at its position's line. */
+    out = shell("awk -v last=$(grep -c '^2 ' build/cli-proof.txt) "
+                "'{d = $1 + 0} cut && d > 2 {next} {cut = 0} /^2 / && ++n == last {cut = 1; next} {print}' "
+                "build/cli-proof.txt > build/cli-proof-bad.txt; "
+                "./denham solve --check build/cli-proof-bad.txt 2>&1; echo status $?");
+    ck_assert_msg(strstr(out, "build/cli-proof-bad.txt:6: every move of the side that loses must be answered; missing: ") &&
+                      strstr(out, "\nstatus 1\n"),
+                  "%s", out);
+    out = shell("gzip -k build/cli-proof.txt && ./denham solve --check build/cli-proof.txt.gz 2>&1; echo status $?; "
+                "zcat build/cli-proof.txt.gz | ./denham solve --check - | cut -c1-21; echo status $?");
+    ck_assert_msg(strstr(out, "compressed (gzip?): check it with `zcat build/cli-proof.txt.gz | denham solve --check -`"
+                              "\nstatus 1\n-:1: checked: win for\nstatus 0\n"),
+                  "%s", out);
+    shell("rm -f build/cli-proof.txt build/cli-proof.txt.gz build/cli-proof-bad.txt");
+
+    out = shell("./denham solve --variant brandubh --nodes 30000 --hash 16 --progress 0; echo status $?");
+    ck_assert_msg(strncmp(out, "unknown after ", 14) == 0 && strstr(out, ": the attackers' win pn ") &&
+                      strstr(out, ", the defenders' win pn ") && strstr(out, "\nstatus 0\n"),
+                  "%s", out);
+    out = shell("./denham solve --variant brandubh fen 7/7/7/7/7/7/k6 a 2>&1; echo status $?");
+    ck_assert_msg(strstr(out, "the game is over (king escaped)\nstatus 2\n"), "%s", out);
+    /* analyse --solve: a line in text, a member in JSON, where settled. */
+    out = shell("printf 'fen 3ad2/3a2a/ad5/1d5/a2k2d/3a3/3a1a1 d\nstartpos\n' | "
+                "./denham analyse --variant brandubh --depth 3 --solve 200000");
+    ck_assert_msg(strstr(out, "\n1 solve win for the defenders in at most 5 plies, first move d3c3 nodes ") &&
+                      !strstr(out, "2 solve"),
+                  "%s", out);
+    out = shell("printf 'fen 3ad2/3a2a/ad5/1d5/a2k2d/3a3/3a1a1 d\n' | "
+                "./denham analyse --variant brandubh --depth 3 --solve 200000 --json");
+    ck_assert_msg(strstr(out, ",\"solve\":{\"result\":\"win\",\"winner\":\"defenders\",\"plies\":5,"), "%s", out);
+}
+END_TEST
+
+/* Every proof in bench/proofs/ checks (the compressed ones through zcat),
+ * in little memory: a large proof once made the checker ask for more than
+ * a machine has (its node array grew with its text arena). */
+START_TEST(committed_proofs_check)
+{
+    const char *out = shell("n=0; bad=0; for f in $(find bench/proofs -name '*.txt' -o -name '*.txt.gz' | sort); do "
+                            "n=$((n + 1)); case $f in *.gz) zcat $f | (ulimit -v 400000; ./denham solve --check -) ;; "
+                            "*) (ulimit -v 400000; ./denham solve --check $f) ;; esac > /dev/null 2>build/proofs-check.err "
+                            "|| { bad=$((bad + 1)); echo \"$f: $(cat build/proofs-check.err)\"; }; done; "
+                            "echo checked $n bad $bad");
+    ck_assert_msg(strstr(out, " bad 0\n") && !strstr(out, "checked 0 "), "%s", out);
 }
 END_TEST
 
@@ -533,6 +620,8 @@ Suite *suite_cli(void)
     tcase_add_test(tc, serve_prints_the_addresses_to_open);
     tcase_add_test(tc, manual_pages_cover_every_option);
     tcase_add_test(tc, manual_pages_say_the_same_defaults_and_ranges);
+    tcase_add_test(tc, solve_transcripts);
+    tcase_add_test(tc, committed_proofs_check);
     tcase_add_test(tc, install_and_uninstall);
     tcase_add_test(tc, readme_commands_are_what_ci_runs);
     tcase_add_test(tc, readme_analyse_example_runs);

@@ -230,6 +230,8 @@ int main(void)
     srunner_add_suite(sr, suite_describe());
     srunner_add_suite(sr, suite_why());
     srunner_add_suite(sr, suite_builds());
+    srunner_add_suite(sr, suite_solve());
+    srunner_add_suite(sr, suite_check());
     srunner_add_suite(sr, suite_serve());
     srunner_add_suite(sr, suite_web());
     srunner_add_suite(sr, suite_web_learn());

@@ -10,7 +10,7 @@
 #include "../engine/core/rng.h"
 #include "../engine/games/brandubh/brandubh.h"
 #include "helpers.h"
-#include "ref_brandubh.h"
+#include "../engine/reference/ref_brandubh.h"
 
 #define GAMES 400
 #define MAX_GAME_PLIES 300

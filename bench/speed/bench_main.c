@@ -24,6 +24,9 @@
  * `bench_denham wasm [ROUNDS]`: the WebAssembly build's speed in Node and
  * Chromium against native, its size, the static board's first board
  * (wasm_bench.h; after make wasm web-static).
+ * `bench_denham solve-speed` and `bench_denham solve-smp [THREADS]`: the
+ * solver's nodes per second beside the search's, and its threads
+ * (solve_bench.h; minutes each, idle cores wanted).
  * Figures, not tests: nothing here fails on speed, only on wrong counts.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -44,6 +47,7 @@
 #include "../../protocol/common/engine_proc.h"
 #include "../../protocol/ugi/protocol.h"
 #include "brax_endings.h"
+#include "solve_bench.h"
 #include "../tools/long_game.h"
 #include "web_bench.h"
 #include "wasm_bench.h"
@@ -473,6 +477,10 @@ int main(int argc, char **argv)
         smp(argc > 2 ? atoi(argv[2]) : 2);
         return 0;
     }
+    if (argc > 1 && strcmp(argv[1], "solve-speed") == 0)
+        return solve_bench_speed();
+    if (argc > 1 && strcmp(argv[1], "solve-smp") == 0)
+        return solve_bench_smp(argc > 2 ? atoi(argv[2]) : 2);
     if (argc > 1 && strcmp(argv[1], "brax-endings") == 0) {
         const char *name = argc > 2 ? argv[2] : "brax";
         const game_t *g = variants_find(name);

@@ -6,6 +6,8 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "tt.h"
 
+#include "bigmem.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,55 +18,11 @@
 
 _Static_assert(sizeof(tt_entry_t) == 16, "four entries fill a cache line");
 
-/* Tables come straight from the system as zero pages, which are not in
- * memory until touched (bringing 4 GiB in took 8 s), where malloc, once a
- * large block has been freed, serves the next from memory it must clear
- * (a 16 MiB clear was a fifth of a short bench). The block is aligned to
- * 2 MiB and offered to the kernel for huge pages: a probe then seldom
- * misses the TLB, and a fresh table faults in 512 times less often.
- * NULL when refused. */
-#define HUGE_PAGE ((size_t)2 << 20)
+/* Tables come straight from the system (bigmem.h: zero pages, huge pages
+ * where the kernel gives them). NULL when refused. */
+static tt_bucket_t *buckets_alloc(size_t count) { return bigmem_alloc(count * sizeof(tt_bucket_t)); }
 
-#ifdef __wasi__
-/* WebAssembly has no mmap: a fresh block of the heap, zeroed by calloc,
- * and no page to bring in ahead (no filler: no threads). */
-static tt_bucket_t *buckets_alloc(size_t count) { return calloc(count, sizeof(tt_bucket_t)); }
-
-static void buckets_free(tt_bucket_t *b, size_t count)
-{
-    (void)count;
-    free(b);
-}
-#else
-static tt_bucket_t *buckets_alloc(size_t count)
-{
-    size_t bytes = count * sizeof(tt_bucket_t);
-    if (bytes < HUGE_PAGE) {
-        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        return p == MAP_FAILED ? NULL : p;
-    }
-    void *p = mmap(NULL, bytes + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-    uintptr_t start = (uintptr_t)p, aligned = (start + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-    /* Give back the slack on both sides, so that munmap of the table alone
-     * frees everything. */
-    if (aligned > start)
-        munmap(p, aligned - start);
-    if (start + HUGE_PAGE > aligned)
-        munmap((void *)(aligned + bytes), start + HUGE_PAGE - aligned);
-#ifdef MADV_HUGEPAGE
-    madvise((void *)aligned, bytes, MADV_HUGEPAGE); /* a hint: refusal costs only speed */
-#endif
-    return (tt_bucket_t *)aligned;
-}
-
-static void buckets_free(tt_bucket_t *b, size_t count)
-{
-    if (b)
-        munmap(b, count * sizeof *b);
-}
-#endif
+static void buckets_free(tt_bucket_t *b, size_t count) { bigmem_free(b, count * sizeof *b); }
 
 /* Up to this size a table is cleared in place, used or not: fresh pages
  * would only move the cost of zeroing into the next search, as page

@@ -15,9 +15,11 @@
 #include "../../engine/core/timeman.h"
 #include "../../engine/games/variants.h"
 #include "../../engine/search/multipv.h"
+#include "solve_cli.h"
 #include "usage.h"
 
 #define ANALYSE_HASH_MB 64
+#define ANALYSE_SOLVE_MB 64
 #define DEFAULT_MOVETIME_MS 1000
 #define PROGRESS_EVERY_MS 10000
 
@@ -25,6 +27,7 @@ typedef struct options {
     const game_t *game;
     search_limits_t limits;
     int multipv;
+    uint64_t solve; /* --solve N: nodes for the solver; 0: none */
     bool json;
     const char *path; /* NULL: standard input */
 } options_t;
@@ -33,8 +36,8 @@ typedef struct options {
  * missing or bad value, or an unknown argument. Returns false. */
 static bool refuse(const char *sub, int argc, char **argv, int i, bool analyse)
 {
-    static const char *const valued[] = {"--variant", "--depth", "--movetime", "--nodes", "--multipv"};
-    for (int k = 0; k < (analyse ? 5 : 4); k++) {
+    static const char *const valued[] = {"--variant", "--depth", "--movetime", "--nodes", "--multipv", "--solve"};
+    for (int k = 0; k < (analyse ? 6 : 4); k++) {
         if (strcmp(argv[i], valued[k]) != 0)
             continue;
         if (i + 1 >= argc)
@@ -77,6 +80,9 @@ static bool read_options(int argc, char **argv, options_t *o, bool analyse)
                    number_parse(argv[i + 1], 1, SEARCH_MULTIPV_MAX, &v)) {
             o->multipv = (int)v;
             i++;
+        } else if (strcmp(a, "--solve") == 0 && analyse && has_value && number_parse(argv[i + 1], 1, 1LL << 40, &v)) {
+            o->solve = (uint64_t)v;
+            i++;
         } else if (a[0] != '-' && !o->path) {
             o->path = a;
         } else {
@@ -115,6 +121,19 @@ static bool set_up(record_t *r, const game_t *g, const char *text, char *why, si
         return false;
     }
     return true;
+}
+
+/* Solves the position within `nodes` (both sides, the table cleared
+ * first: its results hold for one game before the root); true when
+ * something was settled (a win, a draw, or one side's lack of one). */
+static bool solve_position(solver_t *solver, const game_t *g, const record_t *r, uint64_t nodes, solve_both_t *b)
+{
+    static uint64_t history[SOLVE_HISTORY_MAX];
+    solve_request_t req = {.game = g, .root = r->pos, .history = history, .nodes = nodes};
+    req.history_len = record_recent_keys(r, history, SOLVE_HISTORY_MAX);
+    solver_clear(solver);
+    *b = solve_both(solver, &req);
+    return b->verdict != VERDICT_UNKNOWN;
 }
 
 static int search_position(searcher_t *s, const game_t *g, const record_t *r, const search_limits_t *limits,
@@ -168,7 +187,7 @@ static void json_quote(const char *s, char *buf, size_t len)
 }
 
 static void print_line(FILE *out, const options_t *o, const record_t *r, int index, const char *position, int k,
-                       const pv_line_t *l)
+                       const pv_line_t *l, const solve_both_t *solved)
 {
     const game_t *g = o->game;
     char score[64], mv[GAME_MOVE_TEXT_MAX];
@@ -200,6 +219,12 @@ static void print_line(FILE *out, const options_t *o, const record_t *r, int ind
         fprintf(out, o->json ? "%s\"%s\"" : "%s%s", o->json ? (i ? "," : "") : " ", mv);
         g->make(&pos, l->pv[i], &u);
     }
+    if (o->json && solved) {
+        fputs("],\"solve\":{", out);
+        solve_json_fields(out, g, &r->pos, solved);
+        fputs("}}\n", out);
+        return;
+    }
     fprintf(out, o->json ? "]}\n" : "\n");
 }
 
@@ -228,7 +253,13 @@ int analyse_main(int argc, char **argv, FILE *out)
     searcher_t *s = searcher_new(ANALYSE_HASH_MB);
     static record_t r;
     static pv_line_t lines[SEARCH_MULTIPV_MAX];
-    if (!s) {
+    if (o.solve && !solve_supported(o.game)) {
+        searcher_free(s);
+        return usage_error("analyse", "--solve", "solves the two-player games without dice only");
+    }
+    solver_t *solver = o.solve ? solver_new(ANALYSE_SOLVE_MB) : NULL;
+    if (!s || (o.solve && !solver)) {
+        solver_free(solver);
         fprintf(stderr, "denham: out of memory\n");
         return 1;
     }
@@ -247,8 +278,16 @@ int analyse_main(int argc, char **argv, FILE *out)
             print_error(out, &o, index, text, why);
         } else {
             int found = search_position(s, o.game, &r, &o.limits, o.multipv, lines);
+            solve_both_t solved;
+            bool proved = solver && solve_position(solver, o.game, &r, o.solve, &solved);
             for (int k = 0; k < found; k++)
-                print_line(out, &o, &r, index, text, k, &lines[k]);
+                print_line(out, &o, &r, index, text, k, &lines[k], proved ? &solved : NULL);
+            if (proved && !o.json) {
+                char words[512];
+                solve_words(words, sizeof words, o.game, &r.pos, &solved);
+                fprintf(out, "%d solve %s nodes %llu time %lld\n", index, words, (unsigned long long)solved.nodes,
+                        (long long)solved.ms);
+            }
         }
         fflush(out);
         int64_t now = timeman_now_ms();
@@ -262,6 +301,7 @@ int analyse_main(int argc, char **argv, FILE *out)
     free(line);
     record_free(&r);
     searcher_free(s);
+    solver_free(solver);
     if (in != stdin)
         fclose(in);
     return 0;

@@ -12,6 +12,7 @@
 #include "datagen.h"
 #include "../otep/otep.h"
 #include "play.h"
+#include "solve_cli.h"
 #include "../ugi/protocol.h"
 #include "tune.h"
 #include "usage.h"
@@ -69,6 +70,8 @@ int main(int argc, char **argv)
         return datagen_main(n, args, stderr);
     if (strcmp(sub, "tune") == 0)
         return tune_main(n, args, stdout, stderr);
+    if (strcmp(sub, "solve") == 0)
+        return solve_main(n, args, stdout);
     if (strcmp(sub, "suite") == 0)
         return suite_main(n, args, stdout);
     if (strcmp(sub, "otep") == 0)

@@ -30,14 +30,33 @@ static const usage_t usages[] = {
      "  The OpenTafl Engine Protocol on stdin/stdout (Brandubh), for the OpenTafl GUI.\n"
      "  --movetime MS     time per move when OpenTafl gives no clock (default 5000)\n"},
     {"analyse",
-     "usage: denham analyse [--variant V] [--depth N | --movetime MS | --nodes N] [--multipv K] [--json] [FILE]\n"
+     "usage: denham analyse [--variant V] [--depth N | --movetime MS | --nodes N] [--multipv K] [--solve N] [--json]\n"
+     "                      [FILE]\n"
      "  Analyses each position of FILE (default stdin), one `position` argument per line.\n"
      "  --variant V       the game (default brax; `denham --help` lists them)\n"
      "  --depth N         search to depth N (1-127)\n"
      "  --movetime MS     search MS milliseconds per position (default 1000)\n"
      "  --nodes N         search N nodes per position\n"
      "  --multipv K       the K best lines (1-64, default 1)\n"
+     "  --solve N         also solve each position within N nodes (two players): a proven result, if found\n"
      "  --json            one JSON object per position instead of text\n"},
+    {"solve",
+     "usage: denham solve [--variant V] [startpos | fen F] [moves M...] [--nodes N | --seconds S] [--plies K]\n"
+     "                    [--side S] [--threads T] [--hash MB] [--proof FILE] [--progress S] [--json]\n"
+     "       denham solve --check FILE\n"
+     "  Proves who wins a two-player position (df-pn): a win for one side, a draw (neither can force a\n"
+     "  win), or unknown within the budget with the proof and disproof numbers; `--check` checks proofs.\n"
+     "  --variant V       the game (default brax; two players, no dice)\n"
+     "  --nodes N         stop after N positions (default: until solved; Ctrl-C stops)\n"
+     "  --seconds S       or after S seconds\n"
+     "  --plies K         a win within K plies (1-1000) instead of any\n"
+     "  --side S          only S's win (the variant's name for the side, or p1, p2), not both\n"
+     "  --threads T       search threads on one table (1-64, default 1)\n"
+     "  --hash MB         the table's size in MiB (default 256)\n"
+     "  --proof FILE      write the proof to FILE (PROTOCOL.md, \"Proofs\") and check it\n"
+     "  --progress S      a progress line on stderr every S seconds (default 10; 0: none)\n"
+     "  --json            the result as one JSON object\n"
+     "  --check FILE      check the proofs in FILE (- for stdin) with the reference rules\n"},
     {"suite",
      "usage: denham suite [--variant V] [--depth N | --movetime MS | --nodes N] FILE\n"
      "  Runs the test suite FILE (positions with expected best moves or results); exit status 0\n"
@@ -105,6 +124,7 @@ static const char overview[] =
     "  play       a game against Denham at the terminal\n"
     "  analyse    analyses positions from a file or stdin (text or JSON lines)\n"
     "  suite      runs a test suite of positions\n"
+    "  solve      proves who wins a position, with a proof anyone can check\n"
     "  perft      counts move sequences (divide)\n"
     "  bench      the search benchmark and its node-count fingerprint\n"
     "  otep       the OpenTafl Engine Protocol (Brandubh)\n"

@@ -13,6 +13,8 @@
 #include "../../bench/runner/match_merge.h"
 #include "../../bench/tools/json_check.h"
 #include "../../engine/games/variants.h"
+#include "../../engine/reference/check.h"
+#include "../../engine/reference/ref_rules.h"
 #include "../../protocol/serve/http.h"
 #include "../../protocol/serve/watch.h"
 #include "../../protocol/serve/ring.h"
@@ -108,8 +110,40 @@ int fuzz_fen(const uint8_t *data, size_t size)
         g->gen_moves(&pos, moves); /* any position that parses can be played */
         outcome_t o;
         g->decided(&pos, &o);
+        /* The reference rules (the proof checker's) read what they accept
+         * as the engine does. */
+        const ref_rules_t *r = ref_rules_find(g->name);
+        ref_state_t st;
+        if (r && r->from_fen(&st, fen)) {
+            char ref_written[REF_KEY_MAX];
+            r->to_fen(&st, ref_written);
+            check(strcmp(ref_written, written) == 0, "reference reading", g->name, fen);
+            static ref_any_move_t ref_moves[REF_MOVES_MAX];
+            r->moves(&st, ref_moves);
+            r->result(&st);
+        }
     }
     free(fen);
+    return 0;
+}
+
+/* The proof checker on the bytes as a proof file (up to 64 KiB). */
+int fuzz_proof(const uint8_t *data, size_t size)
+{
+    if (size > 1 << 16)
+        size = 1 << 16;
+    FILE *in = fmemopen((void *)data, size ? size : 1, "r");
+    char *report = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&report, &len);
+    char err[600];
+    if (in && out && size)
+        check_proofs(in, "fuzz", out, err, sizeof err);
+    if (in)
+        fclose(in);
+    if (out)
+        fclose(out);
+    free(report);
     return 0;
 }
 
@@ -414,5 +448,6 @@ const fuzz_target_t fuzz_targets[] = {
     {"openings", fuzz_openings},
     {"match_files", fuzz_match_files},
     {"ring", fuzz_ring},
+    {"proof", fuzz_proof},
 };
 const int fuzz_target_count = (int)(sizeof fuzz_targets / sizeof fuzz_targets[0]);

@@ -19,7 +19,8 @@ int fuzz_session(const uint8_t *data, size_t size);
 /* denham serve's HTTP request parser and its checks. */
 int fuzz_http(const uint8_t *data, size_t size);
 /* Every game's position parser; what parses must write back and parse to
- * the same position and key. */
+ * the same position and key; what the reference rules also read, they
+ * write back as the engine does. */
 int fuzz_fen(const uint8_t *data, size_t size);
 /* Every game's move parser from its start position: each line is a move;
  * a legal one is made, and its text must parse back to itself. */
@@ -29,6 +30,8 @@ int fuzz_moves(const uint8_t *data, size_t size);
 int fuzz_openings(const uint8_t *data, size_t size);
 /* The OTEP loop (denham otep) on the bytes as standard input. */
 int fuzz_otep(const uint8_t *data, size_t size);
+/* The proof checker (denham solve --check) on the bytes as a proof file. */
+int fuzz_proof(const uint8_t *data, size_t size);
 /* denham-match's command line: the bytes split at blanks into arguments. */
 int fuzz_match_args(const uint8_t *data, size_t size);
 /* denham serve's ring of engine lines under pushes, streams and reclaims:

@@ -15,24 +15,33 @@ bool ref_bdb_from_fen(ref_bdb_t *b, const char *fen, int version)
 {
     memset(b, '.', sizeof b->sq);
     b->version = version;
-    int r = 6, f = 0;
+    int kings = 0, men[2] = {0, 0};
     const char *c = fen;
-    for (; *c && *c != ' '; c++) {
-        if (*c == '/') {
-            r--;
-            f = 0;
-        } else if (*c >= '1' && *c <= '7') {
-            f += *c - '0';
-        } else {
-            if (!on_board(r, f))
+    for (int r = 6; r >= 0; r--) {
+        int f = 0;
+        for (; *c && *c != '/' && *c != ' '; c++) {
+            if (*c >= '1' && *c <= '7') {
+                f += *c - '0';
+            } else if (*c == 'a' || *c == 'd' || *c == 'k') {
+                if (f > 6 || (*c != 'k' && (is_corner(r, f) || is_throne(r, f))))
+                    return false;
+                kings += *c == 'k';
+                men[0] += *c == 'a';
+                men[1] += *c == 'd';
+                b->sq[r][f++] = *c;
+            } else {
                 return false;
-            b->sq[r][f++] = *c;
+            }
+            if (f > 7)
+                return false;
         }
+        if (f != 7 || (r > 0 && *c++ != '/'))
+            return false;
     }
-    if (*c != ' ')
+    if (c[0] != ' ' || (c[1] != 'a' && c[1] != 'd') || c[2] != 0)
         return false;
     b->stm = c[1];
-    return true;
+    return kings <= 1 && men[0] <= 8 && men[1] <= 4;
 }
 
 void ref_bdb_to_fen(const ref_bdb_t *b, char *out)

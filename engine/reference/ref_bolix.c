@@ -101,35 +101,66 @@ void ref_bolix_play(ref_bolix_t *b, const ref_bolix_move_t *m)
     b->stm = other(b->stm);
 }
 
+/* A whole number of 1 to 3 digits at *c, advanced past it; -1 if none. */
+static int read_small(const char **c)
+{
+    int v = 0, digits = 0;
+    while (**c >= '0' && **c <= '9' && digits < 3) {
+        v = v * 10 + (**c - '0');
+        (*c)++;
+        digits++;
+    }
+    return digits && !(**c >= '0' && **c <= '9') ? v : -1;
+}
+
 bool ref_bolix_from_fen(ref_bolix_t *b, const char *fen)
 {
     memset(b, '#', sizeof b->cell);
+    int count[2] = {0, 0};
     const char *c = fen;
     for (int q = 0; q < 10; q++) {
         int n = LO[q];
-        for (; *c && *c != '/' && *c != ' ';) {
-            if (*c >= '0' && *c <= '9') {
-                char *end;
-                long k = strtol(c, &end, 10);
-                for (long i = 0; i < k; i++)
-                    b->cell[q][n++] = '.';
-                c = end;
-            } else {
+        while (*c && *c != '/' && *c != ' ') {
+            if (*c == 'b' || *c == 'w') {
+                if (n > HI[q])
+                    return false;
+                count[*c == 'w']++;
                 b->cell[q][n++] = *c++;
+                continue;
             }
+            int k = read_small(&c);
+            if (k < 1 || k > HI[q] - n + 1)
+                return false;
+            while (k-- > 0)
+                b->cell[q][n++] = '.';
         }
-        if (*c == '/')
-            c++;
+        if (n != HI[q] + 1 || (q < 9 && *c++ != '/'))
+            return false;
     }
-    char ko[8];
-    if (sscanf(c, " %c %d %d %7s %d", &b->stm, &b->hand[0], &b->hand[1], ko, &b->passes) != 5)
+    if (*c++ != ' ' || (*c != 'b' && *c != 'w') || c[1] != ' ')
         return false;
-    b->ko_q = b->ko_n = -1;
-    if (ko[0] != '-') {
-        b->ko_q = ko[0] - 'a';
-        b->ko_n = atoi(ko + 1);
+    b->stm = *c;
+    c += 2;
+    for (int side = 0; side < 2; side++) {
+        b->hand[side] = read_small(&c);
+        if (b->hand[side] < 0 || b->hand[side] + count[side] > 36 || *c++ != ' ')
+            return false;
     }
-    return true;
+    b->ko_q = b->ko_n = -1;
+    if (*c == '-') {
+        c++;
+    } else {
+        if (*c < 'a' || *c > 'j')
+            return false;
+        b->ko_q = *c++ - 'a';
+        b->ko_n = read_small(&c);
+        if (!on(b->ko_q, b->ko_n) || b->cell[b->ko_q][b->ko_n] != '.')
+            return false;
+    }
+    if (*c++ != ' ')
+        return false;
+    b->passes = read_small(&c);
+    return b->passes >= 0 && b->passes <= 2 && *c == 0;
 }
 
 void ref_bolix_to_fen(const ref_bolix_t *b, char *out)

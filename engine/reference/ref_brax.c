@@ -116,7 +116,7 @@ static bool may_call(const ref_brax_t *after, char s)
 static bool over(const ref_brax_t *b)
 {
     int mine = count(b, b->stm), theirs = count(b, other(b->stm));
-    return mine == 0 || (mine == 1 && theirs == 1 && b->quiet >= 10);
+    return mine == 0 || theirs == 0 || (mine == 1 && theirs == 1 && b->quiet >= 10);
 }
 
 int ref_brax_moves(const ref_brax_t *b, ref_brax_move_t *moves)
@@ -171,6 +171,8 @@ char ref_brax_result(const ref_brax_t *b)
     int mine = count(b, b->stm), theirs = count(b, other(b->stm));
     if (mine == 0)
         return other(b->stm);
+    if (theirs == 0) /* a side without men has lost, whoever is to move */
+        return b->stm;
     if (mine == 1 && theirs == 1 && b->quiet >= 10)
         return '=';
     ref_brax_move_t m[512];
@@ -182,26 +184,41 @@ bool ref_brax_from_fen(ref_brax_t *b, const char *fen, int variant)
     memset(b, 0, sizeof *b);
     memset(b->pt, '.', sizeof b->pt);
     b->variant = variant;
-    int r = 8, c = 0;
     const char *p = fen;
-    for (; *p && *p != ' '; p++) {
-        if (*p == '/') {
-            r--;
-            c = 0;
-        } else if (*p >= '1' && *p <= '9') {
-            c += *p - '0';
-        } else {
-            if (r < 0 || c > 8)
+    for (int r = 8; r >= 0; r--) {
+        int c = 0;
+        for (; *p && *p != '/' && *p != ' '; p++) {
+            if (*p >= '1' && *p <= '9') {
+                c += *p - '0';
+            } else if ((*p == 'r' || *p == 'b') && c < 9) {
+                b->pt[r][c++] = *p;
+            } else {
                 return false;
-            b->pt[r][c++] = *p;
+            }
+            if (c > 9)
+                return false;
         }
+        if (c != 9 || (r > 0 && *p++ != '/'))
+            return false;
     }
-    char calls[8];
-    if (sscanf(p, " %c %7s %d", &b->stm, calls, &b->quiet) != 3)
+    if (p[0] != ' ' || (p[1] != 'r' && p[1] != 'b') || p[2] != ' ')
         return false;
-    b->called[0] = strchr(calls, 'r') != NULL;
-    b->called[1] = strchr(calls, 'b') != NULL;
-    return true;
+    b->stm = p[1];
+    p += 3;
+    static const char *const calls[4] = {"- ", "r ", "b ", "rb "};
+    int k = 0;
+    while (k < 4 && strncmp(p, calls[k], strlen(calls[k])) != 0)
+        k++;
+    if (k == 4)
+        return false;
+    b->called[0] = k & 1;
+    b->called[1] = k >> 1;
+    p += strlen(calls[k]);
+    int quiet = 0, digits = 0;
+    for (; *p >= '0' && *p <= '9' && digits < 3; p++, digits++)
+        quiet = quiet * 10 + (*p - '0');
+    b->quiet = quiet;
+    return digits > 0 && quiet <= 255 && *p == 0;
 }
 
 void ref_brax_to_fen(const ref_brax_t *b, char *out)
