@@ -123,20 +123,18 @@ static int mobility_and_threats(const brax_t *b, int pl, bb128_t *hits)
     int n = 0;
     for (bb128_t m = b->men[pl]; !bb128_empty(m);) {
         int p = bb128_pop(&m);
-        bb128_t near = bb128_andnot(brax_step1[p], friends), reach = bb128_zero();
-        n += bb128_popcount(near);
-        res = bb128_or(res, bb128_and(near, enemy));
-        for (int k = 0; k < brax_path_count[p][t]; k++) {
-            int mid = brax_path_mid[p][t][k], end = brax_path_end[p][t][k];
-            if (!bb128_test(occ, mid)) {
-                reach = bb128_or(reach, bb128_bit(end));
-            } else if (dbl && bb128_test(enemy, mid) && bb128_test(enemy, end)) {
-                res = bb128_or(res, bb128_or(bb128_bit(mid), bb128_bit(end)));
-            }
-        }
-        reach = bb128_andnot(reach, friends);
-        n += bb128_popcount(reach);
+        bb128_t reach = brax_reach_at[brax_two_index(p, t, occ)]; /* 1-steps and 2-steps */
+        n += bb128_popcount(bb128_andnot(reach, friends));
         res = bb128_or(res, bb128_and(reach, enemy));
+        if (!dbl)
+            continue;
+        /* Both men of a double capture: an enemy middle, an enemy end. */
+        for (bb128_t mids = bb128_and(brax_adj_col[p][t], enemy); !bb128_empty(mids);) {
+            int mid = bb128_pop(&mids);
+            bb128_t ends = bb128_and(brax_adj_col[mid][t], enemy);
+            if (!bb128_empty(ends))
+                res = bb128_or(res, bb128_or(bb128_bit(mid), ends));
+        }
     }
     *hits = res;
     return n;

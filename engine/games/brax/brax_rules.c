@@ -52,6 +52,20 @@ void brax_tables_ensure(void) { thr_once(&tables_once, init_tables); }
 
 /* Men of the other team that player pl could capture if it were pl's turn
  * (settled point 1: a player's own threats, not its partner's). */
+/* Both men of every double capture of a man of team t on p: an enemy
+ * middle with an enemy end beyond it. */
+static bb128_t double_victims(int p, int t, bb128_t enemy)
+{
+    bb128_t res = bb128_zero();
+    for (bb128_t mids = bb128_and(brax_adj_col[p][t], enemy); !bb128_empty(mids);) {
+        int mid = bb128_pop(&mids);
+        bb128_t ends = bb128_and(brax_adj_col[mid][t], enemy);
+        if (!bb128_empty(ends))
+            res = bb128_or(res, bb128_or(bb128_bit(mid), ends));
+    }
+    return res;
+}
+
 static bb128_t threats(const brax_t *b, int pl)
 {
     int t = team_of(pl);
@@ -59,16 +73,9 @@ static bb128_t threats(const brax_t *b, int pl)
     bool dbl = has_double_capture(b);
     for (bb128_t m = b->men[pl]; !bb128_empty(m);) {
         int p = bb128_pop(&m);
-        res = bb128_or(res, bb128_and(brax_step1[p], enemy));
-        for (int k = 0; k < brax_path_count[p][t]; k++) {
-            int mid = brax_path_mid[p][t][k], end = brax_path_end[p][t][k];
-            if (!bb128_test(enemy, end))
-                continue;
-            if (!bb128_test(occ, mid))
-                res = bb128_or(res, bb128_bit(end));
-            else if (dbl && bb128_test(enemy, mid))
-                res = bb128_or(res, bb128_or(bb128_bit(mid), bb128_bit(end)));
-        }
+        res = bb128_or(res, bb128_and(brax_reach_at[brax_two_index(p, t, occ)], enemy));
+        if (dbl)
+            res = bb128_or(res, double_victims(p, t, enemy));
     }
     return res;
 }
@@ -82,17 +89,10 @@ static bool any_threat(bb128_t own, int t, bb128_t friends, bb128_t enemy, bb128
     bb128_t occ = bb128_or(friends, enemy);
     for (bb128_t m = own; !bb128_empty(m);) {
         int p = bb128_pop(&m);
-        if (!bb128_empty(bb128_and(brax_step1[p], victims)))
+        if (!bb128_empty(bb128_and(brax_reach_at[brax_two_index(p, t, occ)], victims)))
             return true;
-        for (int k = 0; k < brax_path_count[p][t]; k++) {
-            int mid = brax_path_mid[p][t][k], end = brax_path_end[p][t][k];
-            if (!bb128_test(enemy, end))
-                continue;
-            if (!bb128_test(occ, mid) ? bb128_test(victims, end)
-                                      : dbl && bb128_test(enemy, mid) &&
-                                            (bb128_test(victims, end) || bb128_test(victims, mid)))
-                return true;
-        }
+        if (dbl && !bb128_empty(bb128_and(double_victims(p, t, enemy), victims)))
+            return true;
     }
     return false;
 }
@@ -135,6 +135,16 @@ static int gen_plain(const brax_t *b, int pl, bb128_t from_set, move_t *moves)
             int to = bb128_pop(&to_set);
             moves[n++] = encode(p, to, -1) | (bb128_test(enemy, to) ? MOVE_CAPTURE : 0);
         }
+        if (!dbl || bb128_empty(bb128_and(brax_adj_col[p][t], enemy))) {
+            /* No double capture: the 2-steps over free middles, from the table. */
+            int idx = brax_two_index(p, t, occ);
+            for (int k = 0; k < brax_two_count[idx]; k++) {
+                int end = brax_two_list[idx][k];
+                if (!bb128_test(friends, end))
+                    moves[n++] = encode(p, end, -1) | (bb128_test(enemy, end) ? MOVE_CAPTURE : 0);
+            }
+            continue;
+        }
         bb128_t reached = bb128_zero();
         for (int k = 0; k < brax_path_count[p][t]; k++) {
             int mid = brax_path_mid[p][t][k], end = brax_path_end[p][t][k];
@@ -144,12 +154,80 @@ static int gen_plain(const brax_t *b, int pl, bb128_t from_set, move_t *moves)
                     continue;
                 reached = bb128_or(reached, bb128_bit(end));
                 moves[n++] = encode(p, end, -1) | (bb128_test(enemy, end) ? MOVE_CAPTURE : 0);
-            } else if (dbl && bb128_test(enemy, mid) && bb128_test(enemy, end)) {
+            } else if (bb128_test(enemy, mid) && bb128_test(enemy, end)) {
                 moves[n++] = encode(p, end, mid) | MOVE_CAPTURE;
             }
         }
     }
     return n;
+}
+
+/* The captures among gen_plain's moves, in gen_plain's order, without
+ * listing the rest: the search's first stage and quiescence want only
+ * these, and most of a man's moves capture nothing. */
+static int gen_plain_captures(const brax_t *b, int pl, bb128_t from_set, move_t *moves)
+{
+    int t = team_of(pl), n = 0;
+    bb128_t friends = b->team[t], enemy = b->team[t ^ 1], occ = bb128_or(friends, enemy);
+    bool dbl = has_double_capture(b);
+    for (bb128_t m = from_set; !bb128_empty(m);) {
+        int p = bb128_pop(&m);
+        for (bb128_t to_set = bb128_and(brax_step1[p], enemy); !bb128_empty(to_set);)
+            moves[n++] = encode(p, bb128_pop(&to_set), -1) | MOVE_CAPTURE;
+        if (!dbl || bb128_empty(bb128_and(brax_adj_col[p][t], enemy))) {
+            int idx = brax_two_index(p, t, occ);
+            if (bb128_empty(bb128_andnot(bb128_and(brax_reach_at[idx], enemy), brax_step1[p])))
+                continue;
+            for (int k = 0; k < brax_two_count[idx]; k++)
+                if (bb128_test(enemy, brax_two_list[idx][k]))
+                    moves[n++] = encode(p, brax_two_list[idx][k], -1) | MOVE_CAPTURE;
+            continue;
+        }
+        bb128_t reached = bb128_zero();
+        for (int k = 0; k < brax_path_count[p][t]; k++) {
+            int mid = brax_path_mid[p][t][k], end = brax_path_end[p][t][k];
+            if (!bb128_test(enemy, end))
+                continue;
+            if (!bb128_test(occ, mid)) {
+                if (!bb128_test(reached, end)) {
+                    reached = bb128_or(reached, bb128_bit(end));
+                    moves[n++] = encode(p, end, -1) | MOVE_CAPTURE;
+                }
+            } else if (bb128_test(enemy, mid)) {
+                moves[n++] = encode(p, end, mid) | MOVE_CAPTURE;
+            }
+        }
+    }
+    return n;
+}
+
+#ifndef NDEBUG
+/* gen_plain's captures by filtering its list (the debug builds check
+ * gen_plain_captures against it). */
+static int gen_plain_captures_slow(const brax_t *b, int pl, bb128_t from_set, move_t *moves)
+{
+    move_t all[MAX_MOVES];
+    int n = gen_plain(b, pl, from_set, all), k = 0;
+    for (int i = 0; i < n; i++)
+        if (all[i] & MOVE_CAPTURE)
+            moves[k++] = all[i];
+    return k;
+}
+#endif
+
+/* Has one of the men `set` of player pl a move: gen_plain(set) > 0? */
+static bool men_can_move(const brax_t *b, int pl, bb128_t set)
+{
+    int t = team_of(pl);
+    bb128_t friends = b->team[t], enemy = b->team[t ^ 1], occ = bb128_or(friends, enemy);
+    for (bb128_t m = set; !bb128_empty(m);) {
+        int p = bb128_pop(&m);
+        bb128_t to = brax_reach_at[brax_two_index(p, t, occ)];
+        if (!bb128_empty(bb128_andnot(to, friends)) ||
+            (has_double_capture(b) && !bb128_empty(double_victims(p, t, enemy))))
+            return true;
+    }
+    return false;
 }
 
 /* The men the side to move must choose from after a call, or empty. */
@@ -346,7 +424,28 @@ static bool in_part(move_t m, gen_part_t part)
     }
 }
 
-int brax_gen(const brax_t *b, move_t *moves, gen_part_t part)
+/* A man of the two-player mover that has no move in quiescence's list
+ * (GEN_NOISY): no capture, and no quiet move that may call, judged as
+ * quiet_call_allowed judges each (what it cannot rule out at once counts
+ * as noisy, and the man's moves are then listed and judged). */
+static bool man_silent(const brax_t *b, int p, quiet_calls_t *q)
+{
+    int t = team_of(b->stm);
+    bb128_t enemy = b->team[t ^ 1], occ = bb128_or(b->team[t], enemy);
+    bb128_t reach = brax_reach_at[brax_two_index(p, t, occ)];
+    if (!bb128_empty(bb128_and(reach, enemy)) || (q->dbl && !bb128_empty(double_victims(p, t, enemy))))
+        return false;
+    if (!q->counts_allow)
+        return true;
+    if (!bb128_empty(bb128_andnot(q->steady, bb128_bit(p))) || !bb128_empty(through_points(p, t, enemy)))
+        return false;
+    bb128_t quiet_near = bb128_and(bb128_andnot(reach, occ), q->enemy_near);
+    return bb128_empty(quiet_near) || bb128_empty(bb128_and(quiet_near, hot_points(b, q)));
+}
+
+/* brax_gen; with skip_silent, quiescence's list leaves out at once the
+ * men that have nothing in it (man_silent). */
+static int gen_part(const brax_t *b, move_t *moves, gen_part_t part, bool skip_silent)
 {
     if (is_over(b))
         return 0;
@@ -356,24 +455,44 @@ int brax_gen(const brax_t *b, move_t *moves, gen_part_t part)
         movable = bb128_andnot(movable, bb128_bit(b->first));
     move_t plain[MAX_MOVES];
     bb128_t forced = bb128_and(brax_forced_men(b), movable);
-    int n = bb128_empty(forced) ? 0 : gen_plain(b, pl, forced, plain);
-    if (n == 0) /* no call, or no threatened man can move: any move */
-        n = gen_plain(b, pl, movable, plain);
-    if (n == 0 && team_game(b)) {
+    bool calls = calls_possible(b);
+    bb128_t enemy_near = bb128_zero();
+    quiet_calls_t q = {0};
+    bool q_known = false;
+    int n;
+    if (part == GEN_CAPTURES || (part == GEN_NOISY && !calls)) {
+        /* Captures alone (and their calls): no pass, no quiet move. */
+        bb128_t from = !bb128_empty(forced) && men_can_move(b, pl, forced) ? forced : movable;
+        n = gen_plain_captures(b, pl, from, plain);
+        assert(n == gen_plain_captures_slow(b, pl, from, plain + n) && !memcmp(plain, plain + n, (size_t)n * sizeof *plain));
+    } else if (part == GEN_NOISY && skip_silent && !team_game(b)) {
+        bb128_t from = !bb128_empty(forced) && men_can_move(b, pl, forced) ? forced : movable;
+        enemy_near = near_men(b->team[team_of(pl) ^ 1]);
+        q = quiet_calls_of(b, enemy_near);
+        q_known = true;
+        n = 0;
+        for (bb128_t m = from; !bb128_empty(m);) {
+            int p = bb128_pop(&m);
+            if (!man_silent(b, p, &q))
+                n += gen_plain(b, pl, bb128_bit(p), plain + n);
+        }
+    } else {
+        n = bb128_empty(forced) ? 0 : gen_plain(b, pl, forced, plain);
+        if (n == 0) /* no call, or no threatened man can move: any move */
+            n = gen_plain(b, pl, movable, plain);
+    }
+    if (n == 0 && team_game(b) && part != GEN_CAPTURES && (part != GEN_NOISY || calls)) {
         /* A player who cannot move passes while the team can still move,
          * and Blue's impossible second ply is a pass (settled 6 and 10). */
         bool pass = b->first >= 0;
-        for (int q = team_of(pl); q < b->players && !pass; q += 2)
-            pass = q != pl && can_move(b, q);
+        for (int mate = team_of(pl); mate < b->players && !pass; mate += 2)
+            pass = mate != pl && can_move(b, mate);
         if (pass)
             plain[n++] = MOVE_PASS;
     }
-    bool calls = calls_possible(b);
-    bb128_t enemy_near = bb128_zero();
-    if (calls)
+    if (calls && !q_known)
         enemy_near = near_men(b->team[team_of(pl) ^ 1]);
-    quiet_calls_t q = {0};
-    bool two_sided = calls && !team_game(b), q_known = false;
+    bool two_sided = calls && !team_game(b);
     int out = 0, through_of = -1;
     bb128_t through = bb128_zero();
     for (int i = 0; i < n; i++) {
@@ -408,6 +527,35 @@ int brax_gen(const brax_t *b, move_t *moves, gen_part_t part)
     return out;
 }
 
+int brax_gen(const brax_t *b, move_t *moves, gen_part_t part)
+{
+    int n = gen_part(b, moves, part, true);
+#ifndef NDEBUG
+    move_t all[MAX_MOVES];
+    assert(n == gen_part(b, all, part, false) && !memcmp(moves, all, (size_t)n * sizeof *moves));
+#endif
+    return n;
+}
+
+/* Is `plain` (no call or search flags) one of gen_plain's moves of the
+ * man on `from` of the side to move? Found from the tables, not by
+ * listing his moves: the search asks it of the table's move and the
+ * killers at every node. */
+static bool plain_move_of(const brax_t *b, int from, move_t plain)
+{
+    int t = team_of(b->stm), to = move_to(plain), mid = move_mid(plain);
+    bb128_t friends = b->team[t], enemy = b->team[t ^ 1];
+    if (plain & MOVE_PASS)
+        return false;
+    if (mid < 0) { /* a 1-step, or a 2-step over a free middle */
+        bb128_t reach = brax_reach_at[brax_two_index(from, t, bb128_or(friends, enemy))];
+        return bb128_test(reach, to) && !bb128_test(friends, to) &&
+               plain == (encode(from, to, -1) | (bb128_test(enemy, to) ? MOVE_CAPTURE : 0));
+    }
+    return has_double_capture(b) && bb128_test(bb128_and(brax_adj_col[from][t], enemy), mid) &&
+           bb128_test(bb128_and(brax_adj_col[mid][t], enemy), to) && plain == (encode(from, to, mid) | MOVE_CAPTURE);
+}
+
 /* Only the moved man's plain moves are listed, and the call judged alone;
  * a pass is looked up in the whole list. After a call, a man outside the
  * threatened ones moves only when none of them can. */
@@ -423,10 +571,12 @@ bool brax_move_legal(const position_t *pos, move_t m)
     bb128_t forced = brax_forced_men(b);
     if (b->first >= 0)
         forced = bb128_andnot(forced, bb128_bit(b->first));
-    if (!bb128_empty(forced) && !bb128_test(forced, from) && gen_plain(b, b->stm, forced, moves) > 0)
+    if (!bb128_empty(forced) && !bb128_test(forced, from) && men_can_move(b, b->stm, forced))
         return false;
     move_t plain = m & ~(MOVE_CALL | MOVE_NOISY | MOVE_IRREVERSIBLE);
-    if (!move_in(plain, moves, gen_plain(b, b->stm, bb128_bit(from), moves)))
+    bool listed = plain_move_of(b, from, plain);
+    assert(listed == move_in(plain, moves, gen_plain(b, b->stm, bb128_bit(from), moves)));
+    if (!listed)
         return false;
     move_t flagged = plain | ((plain & MOVE_CAPTURE) ? MOVE_NOISY | MOVE_IRREVERSIBLE : 0);
     if (!(m & MOVE_CALL))
@@ -472,10 +622,7 @@ brax_call_t brax_call_check(const brax_t *b, move_t m)
  * (two paths to one end are one move: a set). Double captures apart. */
 static bb128_t man_targets(int p, int t, bb128_t friends, bb128_t occ)
 {
-    bb128_t two = bb128_zero();
-    for (bb128_t mids = bb128_andnot(brax_adj_col[p][t], occ); !bb128_empty(mids);)
-        two = bb128_or(two, brax_adj_col[bb128_pop(&mids)][t]);
-    return bb128_andnot(bb128_or(brax_step1[p], two), friends);
+    return bb128_andnot(brax_reach_at[brax_two_index(p, t, occ)], friends);
 }
 
 /* The calls among the moves of the man on p to `quiet` (his quiet targets):
