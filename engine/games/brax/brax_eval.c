@@ -113,9 +113,25 @@ static int placement(const brax_t *b, int pl, eval_trace_t *t)
     return v;
 }
 
+#ifndef NDEBUG
+static int mobility_and_threats_slow(const brax_t *b, int pl, bb128_t *hits);
+#endif
+
 /* One pass over a player's men for the evaluation: the points they reach
- * (mobility()) and the enemy men they threaten (threats()). */
+ * (mobility()) and the enemy men they threaten (threats()), all men at
+ * once (brax_men_mobility); the debug builds check it man by man. */
 static int mobility_and_threats(const brax_t *b, int pl, bb128_t *hits)
+{
+    int n = brax_men_mobility(b, pl, hits);
+#ifndef NDEBUG
+    bb128_t slow_hits;
+    assert(n == mobility_and_threats_slow(b, pl, &slow_hits) && bb128_eq(*hits, slow_hits));
+#endif
+    return n;
+}
+
+#ifndef NDEBUG
+static int mobility_and_threats_slow(const brax_t *b, int pl, bb128_t *hits)
 {
     int t = team_of(pl);
     bb128_t friends = b->team[t], enemy = b->team[t ^ 1], occ = bb128_or(friends, enemy), res = bb128_zero();
@@ -139,6 +155,8 @@ static int mobility_and_threats(const brax_t *b, int pl, bb128_t *hits)
     *hits = res;
     return n;
 }
+
+#endif
 
 /* Points a player's men reach: 1-steps, and 2-steps along the team's colour. */
 static int mobility(const brax_t *b, int pl)

@@ -24,6 +24,7 @@ int8_t brax_path_count[N_PTS][2];
 int8_t brax_col_nb[N_PTS][2][4], brax_col_deg[N_PTS][2];
 uint16_t brax_two_base[N_PTS][2];
 bb128_t brax_reach_at[BRAX_TWO_MAX];
+bb128_t brax_exit[4], brax_exit_col[4][2];
 int8_t brax_two_list[BRAX_TWO_MAX][BRAX_PATHS_MAX], brax_two_count[BRAX_TWO_MAX];
 static thr_once_t geometry_once = THR_ONCE_INIT;
 
@@ -65,6 +66,8 @@ static void init_geometry(void)
                 continue;
             brax_step1[p] = bb128_or(brax_step1[p], bb128_bit(m));
             int col = brax_segment_colour(p, m);
+            brax_exit[d] = bb128_or(brax_exit[d], bb128_bit(p));
+            brax_exit_col[d][col] = bb128_or(brax_exit_col[d][col], bb128_bit(p));
             brax_adj_col[p][col] = bb128_or(brax_adj_col[p][col], bb128_bit(m));
             for (int e = 0; e < 4; e++) {
                 int t = neighbour(m, e);

@@ -50,6 +50,31 @@ static inline int brax_two_index(int p, int c, bb128_t occ)
            ((int)bb128_test(occ, nb[2]) << 2) + ((int)bb128_test(occ, nb[3]) << 3);
 }
 
+/* The board by directions, for sets of men moved all at once (perft's
+ * counts) instead of one man at a time. Directions: 0 north (+9), 1 south
+ * (-9), 2 east (+1), 3 west (-1). brax_exit[d]: the points that have a
+ * neighbour in direction d; brax_exit_col[d][c]: those whose segment that
+ * way has colour c. */
+extern bb128_t brax_exit[4], brax_exit_col[4][2];
+
+static inline int brax_opposite(int d) { return d ^ 1; }
+
+/* Every point of s one step in direction d (s within brax_exit[d]). */
+static inline bb128_t brax_shift(bb128_t s, int d)
+{
+    switch (d) {
+    case 0: return (bb128_t){s.lo << 9, s.hi << 9 | s.lo >> 55};
+    case 1: return (bb128_t){s.lo >> 9 | s.hi << 55, s.hi >> 9};
+    case 2: return (bb128_t){s.lo << 1, s.hi << 1 | s.lo >> 63};
+    default: return (bb128_t){s.lo >> 1 | s.hi << 63, s.hi >> 1};
+    }
+}
+
+/* The points one step from the points of s in direction d along a
+ * segment of colour c, or of any colour (brax_step_any). */
+static inline bb128_t brax_step_col(bb128_t s, int d, int c) { return brax_shift(bb128_and(s, brax_exit_col[d][c]), d); }
+static inline bb128_t brax_step_any(bb128_t s, int d) { return brax_shift(bb128_and(s, brax_exit[d]), d); }
+
 /* Fills the tables above, once; safe from any thread. */
 void brax_geometry_init(void);
 
