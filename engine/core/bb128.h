@@ -17,9 +17,12 @@ typedef struct bb128 {
 
 static inline bb128_t bb128_zero(void) { return (bb128_t){0, 0}; }
 
+/* The word of bit i chosen by a conditional move, not a branch: which word
+ * a point falls in is no pattern a branch predictor learns. */
 static inline bb128_t bb128_bit(int i)
 {
-    return i < 64 ? (bb128_t){(uint64_t)1 << i, 0} : (bb128_t){0, (uint64_t)1 << (i - 64)};
+    uint64_t b = (uint64_t)1 << (i & 63);
+    return (bb128_t){i < 64 ? b : 0, i < 64 ? 0 : b};
 }
 
 static inline bb128_t bb128_and(bb128_t a, bb128_t b) { return (bb128_t){a.lo & b.lo, a.hi & b.hi}; }
@@ -31,7 +34,7 @@ static inline bool bb128_eq(bb128_t a, bb128_t b) { return a.lo == b.lo && a.hi 
 
 static inline bool bb128_test(bb128_t a, int i)
 {
-    return i < 64 ? (a.lo >> i) & 1 : (a.hi >> (i - 64)) & 1;
+    return ((i < 64 ? a.lo : a.hi) >> (i & 63)) & 1;
 }
 
 static inline int bb128_popcount(bb128_t a) { return __builtin_popcountll(a.lo) + __builtin_popcountll(a.hi); }

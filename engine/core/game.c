@@ -71,9 +71,9 @@ move_t game_roll(const game_t *g, const position_t *pos, rng_t *rng)
     return rolls[n - 1];
 }
 
-void eval_trace_add(eval_trace_t *t, const char *name, int team0, int team1)
+void eval_trace_put(eval_trace_t *t, const char *name, int team0, int team1)
 {
-    if (!t || t->count >= EVAL_TERMS_MAX)
+    if (t->count >= EVAL_TERMS_MAX)
         return;
     t->term[t->count].name = name;
     t->term[t->count].value[0] = team0;
@@ -81,10 +81,8 @@ void eval_trace_add(eval_trace_t *t, const char *name, int team0, int team1)
     t->count++;
 }
 
-void eval_trace_set(eval_trace_t *t, const char *name, int team, int value)
+void eval_trace_put_one(eval_trace_t *t, const char *name, int team, int value)
 {
-    if (!t)
-        return;
     int i = 0;
     while (i < t->count && strcmp(t->term[i].name, name) != 0)
         i++;

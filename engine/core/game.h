@@ -389,11 +389,23 @@ static inline void game_prepare(const game_t *g)
         g->prepare();
 }
 
+/* eval_trace_add's and eval_trace_set's work, for a trace. */
+void eval_trace_put(eval_trace_t *t, const char *name, int team0, int team1);
+void eval_trace_put_one(eval_trace_t *t, const char *name, int team, int value);
 /* Records one evaluation term (values for team 0 and team 1); no-op
- * without a trace or when it is full. */
-void eval_trace_add(eval_trace_t *t, const char *name, int team0, int team1);
+ * without a trace or when it is full. Inline: the search evaluates
+ * without a trace, and the test costs it nothing then. */
+static inline void eval_trace_add(eval_trace_t *t, const char *name, int team0, int team1)
+{
+    if (t)
+        eval_trace_put(t, name, team0, team1);
+}
 /* Sets team's value of the term called name, adding the term if new. */
-void eval_trace_set(eval_trace_t *t, const char *name, int team, int value);
+static inline void eval_trace_set(eval_trace_t *t, const char *name, int team, int value)
+{
+    if (t)
+        eval_trace_put_one(t, name, team, value);
+}
 /* Adds c to team's coefficient of weight k (no-op without a trace). */
 static inline void eval_trace_coef(eval_trace_t *t, int k, int team, int c)
 {

@@ -62,11 +62,11 @@ score_t bolix_evaluate(const position_t *pos, eval_trace_t *t)
     eval_trace_add(t, "lines", lines[0], lines[1]);
     if (t)
         trace_lines(b, t);
-    int caps[2];
+    int caps[2], cells[2];
+    bolix_capture_counts(b, cells);
     for (int pl = 0; pl < 2; pl++) {
-        int cells = bb128_popcount(bolix_capture_cells(b, pl));
-        caps[pl] = W(W_CAPTURE_THREAT) * cells;
-        eval_trace_coef(t, W_CAPTURE_THREAT, pl, cells);
+        caps[pl] = W(W_CAPTURE_THREAT) * cells[pl];
+        eval_trace_coef(t, W_CAPTURE_THREAT, pl, cells[pl]);
     }
     eval_trace_add(t, "capture threats", caps[0], caps[1]);
     int hand[2] = {W(W_HAND_MARBLE) * b->hand[0], W(W_HAND_MARBLE) * b->hand[1]};

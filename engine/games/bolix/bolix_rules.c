@@ -25,6 +25,10 @@ static uint8_t cell_window_count[N_CELLS];
 static int8_t sandwich[N_CELLS][6][3]; /* cells at +1, +2, +3, or -1 */
 uint64_t bolix_zobrist_men[2][N_CELLS], bolix_zobrist_side, bolix_zobrist_ko[N_CELLS + 1], bolix_zobrist_pass;
 static thr_once_t tables_once = THR_ONCE_INIT;
+#ifdef __SIZEOF_INT128__
+static uint64_t grid_cells[2]; /* the grid's cells (below): low and high words */
+static unsigned __int128 grid_of(bb128_t cells);
+#endif
 
 /* ---- geometry ---- */
 
@@ -62,6 +66,11 @@ static void init_tables(void)
         for (int d = 0; d < 6; d++)
             for (int k = 0; k < 3; k++)
                 sandwich[c][d][k] = (int8_t)at(bolix_cell_q[c] + (k + 1) * DQ[d], bolix_cell_n[c] + (k + 1) * DN[d]);
+#ifdef __SIZEOF_INT128__
+    unsigned __int128 all = grid_of((bb128_t){~0ull, (1ull << (N_CELLS - 64)) - 1});
+    grid_cells[0] = (uint64_t)all;
+    grid_cells[1] = (uint64_t)(all >> 64);
+#endif
     rng_t rng = {0xB011Bu};
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < N_CELLS; c++)
@@ -94,10 +103,25 @@ typedef struct window_worth {
 
 static window_worth_t worth[256];
 
+/* What one marble more (or less) of a colour in a window changes, by the
+ * window's count byte before: the sums' differences, the open three and
+ * four bits that flip (bit s: open3, bit 2 + s: open4) and the fives the
+ * window then holds. Make reads one entry per window, with no work at all
+ * for a window that both colours hold before and after. */
+typedef struct count_step {
+    int16_t lines[2];
+    int8_t fours[2];
+    uint8_t flips, fives;
+    bool changes;
+} count_step_t;
+
+static count_step_t count_steps[2][2][256]; /* [remove][colour][byte before] */
+
 void bolix_worth_set(const int16_t line_value[6])
 {
     for (int byte = 0; byte < 256; byte++) {
         window_worth_t *v = &worth[byte];
+        *v = (window_worth_t){{0, 0}, {0, 0}, 0, 0, 0, false};
         for (int s = 0; s < 2; s++) {
             int k = s ? byte >> 4 : byte & 15, other = s ? byte & 15 : byte >> 4;
             if (k == 0 || k > 5 || other != 0)
@@ -110,43 +134,58 @@ void bolix_worth_set(const int16_t line_value[6])
             v->any = true;
         }
     }
+    for (int removing = 0; removing < 2; removing++)
+        for (int colour = 0; colour < 2; colour++)
+            for (int byte = 0; byte < 256; byte++) {
+                int delta = colour ? 16 : 1;
+                const window_worth_t *was = &worth[byte], *now = &worth[(uint8_t)(removing ? byte - delta : byte + delta)];
+                count_step_t *c = &count_steps[removing][colour][byte];
+                c->changes = was->any || now->any;
+                for (int t = 0; t < 2; t++) {
+                    c->lines[t] = (int16_t)(now->lines[t] - was->lines[t]);
+                    c->fours[t] = (int8_t)(now->fours[t] - was->fours[t]);
+                }
+                c->flips = (uint8_t)((was->open3 ^ now->open3) | (was->open4 ^ now->open4) << 2);
+                c->fives = now->fives;
+            }
 }
 
-/* Window w's count byte becomes `to`: the sums follow. */
-static void set_count(bolix_t *b, int w, uint8_t to)
+/* A marble of colour s comes onto (or, removing, leaves) cell: every
+ * window through it counts it, and the sums follow. */
+static void count_marble(bolix_t *b, int s, int cell, int removing)
 {
-    const window_worth_t *was = &worth[b->count[w]], *now = &worth[to];
-    b->count[w] = to;
-    if (!was->any && !now->any) /* a window both colours hold */
-        return;
-    for (int s = 0; s < 2; s++) {
-        b->lines[s] = (int16_t)(b->lines[s] + now->lines[s] - was->lines[s]);
-        b->fours[s] = (uint8_t)(b->fours[s] + now->fours[s] - was->fours[s]);
-        if ((was->open3 ^ now->open3) >> s & 1)
-            b->open3[s] = bb128_xor(b->open3[s], bb128_bit(w));
-        if ((was->open4 ^ now->open4) >> s & 1)
-            b->open4[s] = bb128_xor(b->open4[s], bb128_bit(w));
-    }
-    b->fives |= now->fives;
-}
-
-static void add_marble(bolix_t *b, int s, int cell)
-{
+    const count_step_t *steps = count_steps[removing][s];
+    int delta = removing ? -(s ? 16 : 1) : (s ? 16 : 1);
     for (int i = 0; i < cell_window_count[cell]; i++) {
         int w = cell_windows[cell][i];
-        set_count(b, w, (uint8_t)(b->count[w] + (s ? 16 : 1)));
+        const count_step_t *c = &steps[b->count[w]];
+        b->count[w] = (uint8_t)(b->count[w] + delta);
+        if (!c->changes) /* a window both colours hold */
+            continue;
+        b->lines[0] = (int16_t)(b->lines[0] + c->lines[0]);
+        b->lines[1] = (int16_t)(b->lines[1] + c->lines[1]);
+        b->fours[0] = (uint8_t)(b->fours[0] + c->fours[0]);
+        b->fours[1] = (uint8_t)(b->fours[1] + c->fours[1]);
+        b->fives |= c->fives;
+        if (c->flips) {
+            bb128_t bit = bb128_bit(w);
+            if (c->flips & 1)
+                b->open3[0] = bb128_xor(b->open3[0], bit);
+            if (c->flips & 2)
+                b->open3[1] = bb128_xor(b->open3[1], bit);
+            if (c->flips & 4)
+                b->open4[0] = bb128_xor(b->open4[0], bit);
+            if (c->flips & 8)
+                b->open4[1] = bb128_xor(b->open4[1], bit);
+        }
     }
 }
+
+static void add_marble(bolix_t *b, int s, int cell) { count_marble(b, s, cell, 0); }
 
 /* Only unmake takes marbles off without the game being over (a capture
  * never breaks a five: the game ended with it), so fives stay as they are. */
-static void remove_marble(bolix_t *b, int s, int cell)
-{
-    for (int i = 0; i < cell_window_count[cell]; i++) {
-        int w = cell_windows[cell][i];
-        set_count(b, w, (uint8_t)(b->count[w] - (s ? 16 : 1)));
-    }
-}
+static void remove_marble(bolix_t *b, int s, int cell) { count_marble(b, s, cell, 1); }
 
 /* Unmake: the counts alone step back (the sums come back with the head). */
 static void uncount_marble(bolix_t *b, int s, int cell, int sign)
@@ -211,7 +250,8 @@ static bb128_t empty_cells(const bolix_t *b)
  * direction of the three that point forwards: d + 3 is d's opposite),
  * with a marble of s at one end and an empty cell at the other. There
  * are far fewer adjacent enemy pairs than cells or marbles. */
-bb128_t bolix_capture_cells(const bolix_t *b, int s)
+#if !defined(__SIZEOF_INT128__) || !defined(NDEBUG)
+static bb128_t capture_cells_by_pairs(const bolix_t *b, int s)
 {
     bb128_t own = b->men[s], enemy = b->men[s ^ 1], empty = empty_cells(b), out = bb128_zero();
     for (bb128_t m = enemy; !bb128_empty(m);) {
@@ -228,6 +268,81 @@ bb128_t bolix_capture_cells(const bolix_t *b, int s)
     }
     return out;
 }
+#endif
+
+#ifdef __SIZEOF_INT128__
+/* The board on a grid of 11 bits a column (bit 11q + n for cell qn, n from
+ * 1; the others always clear), where a step along each of the three lines
+ * is one shift: +1, +11, +12. Column q starts in the cell numbering at the
+ * sum of the lengths before it (COLUMNS: q, start, length, lowest number,
+ * as col_lo and col_hi say). The compiler's 128-bit integer shifts the
+ * whole grid at once. */
+typedef unsigned __int128 grid_t;
+
+/* Each column moved to its place (written out: constant shifts). */
+#define COLUMN_TO_GRID(q, start, len, lo) (((x >> (start)) & (((grid_t)1 << (len)) - 1)) << (11 * (q) + (lo)))
+#define COLUMN_TO_CELLS(q, start, len, lo) (((g >> (11 * (q) + (lo))) & (((grid_t)1 << (len)) - 1)) << (start))
+#define COLUMNS(F)                                                                                                     \
+    (F(0, 0, 6, 1) | F(1, 6, 7, 1) | F(2, 13, 8, 1) | F(3, 21, 9, 1) | F(4, 30, 10, 1) | F(5, 40, 10, 1) |             \
+     F(6, 50, 9, 2) | F(7, 59, 8, 3) | F(8, 67, 7, 4) | F(9, 74, 6, 5))
+
+static grid_t grid_of(bb128_t cells)
+{
+    grid_t x = (grid_t)cells.hi << 64 | cells.lo;
+    return COLUMNS(COLUMN_TO_GRID);
+}
+
+static bb128_t cells_of(grid_t g)
+{
+    grid_t x = COLUMNS(COLUMN_TO_CELLS);
+    return (bb128_t){(uint64_t)x, (uint64_t)(x >> 64)};
+}
+
+/* The empty cells where a marble of `own` encloses a pair of `enemy`
+ * (grids): own, enemy, enemy, own along a line, the placed one at either
+ * end. */
+static grid_t capture_grid(grid_t own, grid_t enemy, grid_t empty)
+{
+#define ENCLOSED(k)                                                                                                    \
+    (((enemy >> (k)) & (enemy >> 2 * (k)) & (own >> 3 * (k))) | ((enemy << (k)) & (enemy << 2 * (k)) & (own << 3 * (k))))
+    return (ENCLOSED(1) | ENCLOSED(11) | ENCLOSED(12)) & empty;
+#undef ENCLOSED
+}
+
+/* The cells where a marble of s captures, on the grid: own, enemy and
+ * empty cells moved over column by column. */
+static grid_t capture_cells_grid(const bolix_t *b, int s)
+{
+    grid_t own = grid_of(b->men[s]), enemy = grid_of(b->men[s ^ 1]);
+    grid_t cells = ((grid_t)grid_cells[1] << 64) | grid_cells[0];
+    return capture_grid(own, enemy, cells & ~(own | enemy));
+}
+
+bb128_t bolix_capture_cells(const bolix_t *b, int s)
+{
+    bb128_t out = cells_of(capture_cells_grid(b, s));
+    assert(bb128_eq(out, capture_cells_by_pairs(b, s)));
+    return out;
+}
+
+void bolix_capture_counts(const bolix_t *b, int counts[2])
+{
+    grid_t men[2] = {grid_of(b->men[0]), grid_of(b->men[1])};
+    grid_t empty = (((grid_t)grid_cells[1] << 64) | grid_cells[0]) & ~(men[0] | men[1]);
+    for (int s = 0; s < 2; s++) {
+        grid_t g = capture_grid(men[s], men[s ^ 1], empty);
+        counts[s] = __builtin_popcountll((uint64_t)g) + __builtin_popcountll((uint64_t)(g >> 64));
+        assert(counts[s] == bb128_popcount(capture_cells_by_pairs(b, s)));
+    }
+}
+#else
+bb128_t bolix_capture_cells(const bolix_t *b, int s) { return capture_cells_by_pairs(b, s); }
+void bolix_capture_counts(const bolix_t *b, int counts[2])
+{
+    for (int s = 0; s < 2; s++)
+        counts[s] = bb128_popcount(capture_cells_by_pairs(b, s));
+}
+#endif
 
 /* What each empty cell would do for s, from one pass over the windows:
  * complete five, make a four (a win threat), capture. */

@@ -86,6 +86,9 @@ static inline int move_removed(move_t m) { return (int)(m >> 7 & 127) - 1; }
 bb128_t bolix_five_makers(const bolix_t *b, int s);
 /* The cells where a marble of s captures. */
 bb128_t bolix_capture_cells(const bolix_t *b, int s);
+/* How many, for both colours: bb128_popcount(bolix_capture_cells(b, s)),
+ * faster. */
+void bolix_capture_counts(const bolix_t *b, int counts[2]);
 /* The window counts and sums from the boards (position strings, the start). */
 void bolix_recount(bolix_t *b);
 

@@ -88,14 +88,64 @@ static eval_weight_t weight[W_COUNT] = {
 
 eval_weights_t brandubh_weights = {weight, W_COUNT, NULL};
 
-/* Corners the king reaches in one move, and squares it reaches from which
- * a corner is one more move away. */
-static void king_routes(const bdb_t *b, bb64_t occ, int *now, int *two)
+/* The empty squares the pieces of `from` reach in one direction (shifts
+ * of `step` squares up or down the index), through `empty` (from which
+ * the squares a step cannot come into, across a board edge, are taken out
+ * by the caller): Kogge-Stone fills, three doublings for a line's six
+ * steps. Two pieces' rays in one direction never overlap (each stops at
+ * the first piece), so the sizes of the four directions' rays add up to
+ * the pieces' moves. */
+static bb64_t rays_up(bb64_t from, bb64_t empty, int step)
 {
-    int k = bb_lsb(b->king);
-    bb64_t r = targets(b, k, occ);
+    bb64_t e = empty;
+    from |= e & (from << step);
+    e &= e << step;
+    from |= e & (from << 2 * step);
+    e &= e << 2 * step;
+    from |= e & (from << 4 * step);
+    return empty & (from << step);
+}
+
+static bb64_t rays_down(bb64_t from, bb64_t empty, int step)
+{
+    bb64_t e = empty;
+    from |= e & (from >> step);
+    e &= e >> step;
+    from |= e & (from >> 2 * step);
+    e &= e >> 2 * step;
+    from |= e & (from >> 4 * step);
+    return empty & (from >> step);
+}
+
+/* The moves of the men `men` (not the king: no man stops on a corner or
+ * the throne), counted without listing them. */
+static int men_mobility(bb64_t men, bb64_t occ)
+{
+    bb64_t empty = BOARD_MASK & ~occ, stops = ~(CORNERS | THRONE);
+    return bb_popcount(rays_up(men, empty, 7) & stops) + bb_popcount(rays_down(men, empty, 7) & stops) +
+           bb_popcount(rays_up(men, empty & ~FILE_A_MASK, 1) & stops) +
+           bb_popcount(rays_down(men, empty & ~FILE_G_MASK, 1) & stops);
+}
+
+#ifndef NDEBUG
+/* men_mobility, piece by piece (the debug builds check one against the other). */
+static int men_mobility_slow(const bdb_t *b, bb64_t men, bb64_t occ)
+{
+    int n = 0;
+    for (bb64_t p = men; p;)
+        n += bb_popcount(targets(b, bb_pop(&p), occ));
+    return n;
+}
+#endif
+
+/* Corners the king reaches in one move (r: its targets), and squares it
+ * reaches from which a corner is one more move away (only edge squares
+ * see a corner). */
+static void king_routes(const bdb_t *b, bb64_t r, bb64_t occ, int *now, int *two)
+{
     *now = bb_popcount(r & CORNERS);
-    *two = bb_popcount(r & ~CORNERS & corner_lines(occ & ~b->king));
+    bb64_t edge = r & EDGES & ~CORNERS;
+    *two = edge ? bb_popcount(edge & corner_lines(occ & ~b->king)) : 0;
 }
 
 /* Approach lines to the corners whose first piece, walking out from the
@@ -131,11 +181,8 @@ score_t bdb_evaluate(const position_t *pos, eval_trace_t *t)
     eval_trace_coef(t, W_ATTACKER, ATT, n_att);
     eval_trace_coef(t, W_DEFENDER, DEF, n_def);
 
-    int mob_a = 0, mob_d = 0;
-    for (bb64_t p = b->att; p;)
-        mob_a += bb_popcount(targets(b, bb_pop(&p), occ));
-    for (bb64_t p = b->def; p;)
-        mob_d += bb_popcount(targets(b, bb_pop(&p), occ));
+    int mob_a = men_mobility(b->att, occ), mob_d = men_mobility(b->def, occ);
+    assert(mob_a == men_mobility_slow(b, b->att, occ) && mob_d == men_mobility_slow(b, b->def, occ));
     eval_trace_add(t, "mobility", W(W_MOBILITY) * mob_a, W(W_MOBILITY) * mob_d);
     eval_trace_coef(t, W_MOBILITY, ATT, mob_a);
     eval_trace_coef(t, W_MOBILITY, DEF, mob_d);
@@ -144,8 +191,9 @@ score_t bdb_evaluate(const position_t *pos, eval_trace_t *t)
 
     if (b->king) {
         int k = bb_lsb(b->king);
+        bb64_t king_targets = targets(b, k, occ);
         int now, two;
-        king_routes(b, occ, &now, &two);
+        king_routes(b, king_targets, occ, &now, &two);
         int route = W(W_ROUTE_TWO_MOVES) * two, route_kind = -1;
         if (now >= 1 && b->stm == SIDE_DEF)
             route_kind = W_ROUTE_NOW_DEF_TO_MOVE;
@@ -158,7 +206,7 @@ score_t bdb_evaluate(const position_t *pos, eval_trace_t *t)
             eval_trace_coef(t, route_kind, DEF, 1);
         }
         eval_trace_coef(t, W_ROUTE_TWO_MOVES, DEF, two);
-        int king_reach = bb_popcount(targets(b, k, occ));
+        int king_reach = bb_popcount(king_targets);
         int kmob_weight = b->version == 2 ? W_KING_MOBILITY_V2 : W_KING_MOBILITY;
         int kmob = W(kmob_weight) * king_reach;
         eval_trace_coef(t, kmob_weight, DEF, king_reach);

@@ -15,6 +15,8 @@ int8_t brandubh_neighbour[N_SQ][4]; /* step(sq, dir) */
 bb64_t brandubh_approach_lines[4][2]; /* each corner's two edges, without the corner */
 bb64_t brandubh_rank_reach[N_SQ][128];
 bb64_t brandubh_file_reach[N_SQ][128];
+uint8_t brandubh_rank_shift[N_SQ], brandubh_file_of[N_SQ];
+bb64_t brandubh_lines_through[N_SQ];
 uint64_t brandubh_zobrist_piece[3][N_SQ];
 uint64_t brandubh_zobrist_side;
 static thr_once_t tables_once = THR_ONCE_INIT;
@@ -51,6 +53,9 @@ static void init_tables(void)
                 brandubh_approach_lines[c][i] |= bb_bit(sq);
     for (int sq = 0; sq < N_SQ; sq++) {
         int f = sq_file(sq), r = sq_rank(sq);
+        brandubh_rank_shift[sq] = (uint8_t)(r * 7);
+        brandubh_file_of[sq] = (uint8_t)f;
+        brandubh_lines_through[sq] = (RANK_1_MASK << (r * 7)) | (FILE_A_MASK << f);
         for (int occ = 0; occ < 128; occ++) {
             bb64_t rr = 0, fr = 0;
             for (int x = f + 1; x < 7 && !(occ >> x & 1); x++) rr |= bb_bit(r * 7 + x);
@@ -178,20 +183,26 @@ static int gen_piece(const bdb_t *b, int from, bb64_t occ, bb64_t capturing, gen
     bb64_t t = targets(b, from, occ);
     bool king = b->king & bb_bit(from);
     bb64_t wins = king ? t & CORNERS : 0;
-    bb64_t threats = king ? t & ~(CORNERS | capturing) & corner_lines(occ & ~b->king) : 0;
+    /* Only an edge square sees a corner. */
+    bb64_t threats = king && (t & EDGES & ~(CORNERS | capturing))
+                         ? t & ~(CORNERS | capturing) & corner_lines(occ & ~b->king)
+                         : 0;
+    bb64_t noisy = capturing | wins | threats;
     if (part == GEN_NOISY)
-        t &= capturing | wins | threats;
+        t &= noisy;
     else if (part == GEN_QUIET)
-        t &= ~(capturing | wins | threats);
+        t &= ~noisy;
     while (t) {
         int to = bb_pop(&t);
         move_t m = encode(from, to);
-        if (capturing & bb_bit(to))
-            m |= MOVE_CAPTURE | MOVE_IRREVERSIBLE | MOVE_NOISY;
-        if (wins & bb_bit(to))
-            m |= MOVE_NOISY;
-        if (threats & bb_bit(to))
-            m |= MOVE_NOISY | MOVE_FORCING;
+        if (noisy & bb_bit(to)) {
+            if (capturing & bb_bit(to))
+                m |= MOVE_CAPTURE | MOVE_IRREVERSIBLE | MOVE_NOISY;
+            if (wins & bb_bit(to))
+                m |= MOVE_NOISY;
+            if (threats & bb_bit(to))
+                m |= MOVE_NOISY | MOVE_FORCING;
+        }
         moves[n++] = m;
     }
     return n;
@@ -201,9 +212,13 @@ static int gen(const bdb_t *b, move_t *moves, gen_part_t part)
 {
     if (is_decided(b))
         return 0;
-    bb64_t occ = occupied(b), capturing = capturing_squares(b);
+    bb64_t occ = occupied(b), capturing = capturing_squares(b), pcs = movers(b);
+    /* Without a capture only the king has noisy moves (to a corner, or
+     * to a square that sees one). */
+    if (part == GEN_NOISY && !capturing)
+        pcs &= b->king;
     int n = 0;
-    for (bb64_t pcs = movers(b); pcs;)
+    while (pcs)
         n += gen_piece(b, bb_pop(&pcs), occ, capturing, part, moves + n);
     return n;
 }
@@ -218,10 +233,25 @@ bool bdb_move_legal(const position_t *pos, move_t m)
     return move_in(m, moves, gen_piece(b, move_from(m), occupied(b), capturing_squares(b), GEN_ALL, moves));
 }
 
+/* The boards of b after the move m of the side to move, with its
+ * captures; the hash and the side to move stay as they were. */
+static void play_boards(bdb_t *b, move_t m)
+{
+    int from = move_from(m), to = move_to(m);
+    bb64_t moved = bb_bit(from) | bb_bit(to);
+    if (b->att & bb_bit(from)) b->att ^= moved;
+    else if (b->def & bb_bit(from)) b->def ^= moved;
+    else b->king ^= moved;
+    bb64_t taken = (m & MOVE_CAPTURE) ? captures_at(b, b->stm, to) : 0;
+    b->att &= ~taken;
+    b->def &= ~taken;
+    b->king &= ~taken;
+}
+
 /* The king sees a corner: with the defenders to move it escapes. */
 static bool king_sees_corner(const bdb_t *b)
 {
-    return b->king && (reach(bb_lsb(b->king), occupied(b)) & CORNERS);
+    return (b->king & EDGES) && (reach(bb_lsb(b->king), occupied(b)) & CORNERS);
 }
 
 /* The attackers must answer an open path from the king to a corner, as a
@@ -239,17 +269,19 @@ static bool sees_corner_after_quiet(const bdb_t *b, move_t m)
     assert(!(m & MOVE_CAPTURE));
     int from = move_from(m), to = move_to(m);
     bb64_t king = (b->king & bb_bit(from)) ? bb_bit(to) : b->king;
-    if (!king || (king & CORNERS))
+    if (!(king & EDGES) || (king & CORNERS)) /* off the edges no line leads to a corner */
         return false;
     return reach(bb_lsb(king), occupied(b) ^ bb_bit(from) ^ bb_bit(to)) & CORNERS;
 }
 
+/* Does the king see a corner after the move m (any move), the game going
+ * on? Played on a copy of the boards alone (no hash): this runs for every
+ * capture that answers a king on an open line. */
 static bool made_sees_corner(const position_t *pos, move_t m)
 {
-    position_t after = *pos;
-    undo_t u;
-    bdb_make(&after, m, &u);
-    return !is_decided(CP(&after)) && king_sees_corner(CP(&after));
+    bdb_t after = *CP(pos);
+    play_boards(&after, m);
+    return !is_decided(&after) && king_sees_corner(&after);
 }
 
 /* must_respond after m: only a defenders' move can open a corner to the
@@ -274,9 +306,17 @@ int bdb_gen_noisy(const position_t *pos, move_t *moves)
         return gen(CP(pos), moves, GEN_NOISY);
     move_t all[MAX_MOVES];
     int n = gen(CP(pos), all, GEN_ALL), out = 0;
-    for (int i = 0; i < n; i++)
-        if ((all[i] & MOVE_CAPTURE) ? !made_sees_corner(pos, all[i]) : !sees_corner_after_quiet(CP(pos), all[i]))
-            moves[out++] = all[i];
+    /* The king, on the edge, does not move: a quiet move that neither
+     * leaves nor enters its rank or file leaves its lines as they are. */
+    bb64_t lines = brandubh_lines_through[bb_lsb(CP(pos)->king)];
+    for (int i = 0; i < n; i++) {
+        move_t m = all[i];
+        bool answers = (m & MOVE_CAPTURE) ? !made_sees_corner(pos, m)
+                                          : ((bb_bit(move_from(m)) | bb_bit(move_to(m))) & lines) &&
+                                                !sees_corner_after_quiet(CP(pos), m);
+        if (answers)
+            moves[out++] = m;
+    }
     return out;
 }
 

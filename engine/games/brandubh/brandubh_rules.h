@@ -25,6 +25,10 @@ enum { PIECE_ATT = 0, PIECE_DEF = 1, PIECE_KING = 2 };
 #define BOARD_MASK ((bb64_t)0x1FFFFFFFFFFFFull)
 #define FILE_A_MASK ((bb64_t)0x0040810204081ull) /* a1 a2 ... a7 */
 #define FILE_G_MASK (FILE_A_MASK << 6)
+#define RANK_1_MASK ((bb64_t)0x7F)
+#define RANK_7_MASK (RANK_1_MASK << 42)
+/* The edges: only a king on one can see a corner (corner_lines). */
+#define EDGES (FILE_A_MASK | FILE_G_MASK | RANK_1_MASK | RANK_7_MASK)
 #define SQ_THRONE 24
 #define THRONE ((bb64_t)1 << SQ_THRONE)
 #define CORNERS (bb_bit(0) | bb_bit(6) | bb_bit(42) | bb_bit(48))
@@ -50,6 +54,11 @@ extern int8_t brandubh_neighbour[N_SQ][4]; /* step(sq, dir) */
 extern bb64_t brandubh_approach_lines[4][2]; /* each corner's two edges, without the corner */
 extern bb64_t brandubh_rank_reach[N_SQ][128];
 extern bb64_t brandubh_file_reach[N_SQ][128];
+/* Per square: its rank's shift (rank * 7) and its file, for reach(), which
+ * would otherwise divide by 7 for every piece; the squares of its rank and
+ * file. */
+extern uint8_t brandubh_rank_shift[N_SQ], brandubh_file_of[N_SQ];
+extern bb64_t brandubh_lines_through[N_SQ];
 extern uint64_t brandubh_zobrist_piece[3][N_SQ];
 extern uint64_t brandubh_zobrist_side;
 void brandubh_tables_ensure(void);
@@ -78,12 +87,12 @@ static inline int step(int sq, int dir) { return brandubh_neighbour[sq][dir]; }
 /* Empty squares a rook on sq reaches. */
 static inline bb64_t reach(int sq, bb64_t occ)
 {
-    int f = sq_file(sq), r = sq_rank(sq);
-    return brandubh_rank_reach[sq][(occ >> (r * 7)) & 0x7F] | brandubh_file_reach[sq][file_index(occ, f)];
+    return brandubh_rank_reach[sq][(occ >> brandubh_rank_shift[sq]) & 0x7F] |
+           brandubh_file_reach[sq][file_index(occ, brandubh_file_of[sq])];
 }
 
 /* The empty squares that see a corner along a clear line (all on the
- * edges): the king there threatens to go home. */
+ * EDGES): the king there threatens to go home. */
 static inline bb64_t corner_lines(bb64_t occ)
 {
     return reach(0, occ) | reach(6, occ) | reach(42, occ) | reach(48, occ);

@@ -113,9 +113,25 @@ static int placement(const brax_t *b, int pl, eval_trace_t *t)
     return v;
 }
 
+#ifndef NDEBUG
+static int mobility_and_threats_slow(const brax_t *b, int pl, bb128_t *hits);
+#endif
+
 /* One pass over a player's men for the evaluation: the points they reach
- * (mobility()) and the enemy men they threaten (threats()). */
+ * (mobility()) and the enemy men they threaten (threats()), all men at
+ * once (brax_men_mobility); the debug builds check it man by man. */
 static int mobility_and_threats(const brax_t *b, int pl, bb128_t *hits)
+{
+    int n = brax_men_mobility(b, pl, hits);
+#ifndef NDEBUG
+    bb128_t slow_hits;
+    assert(n == mobility_and_threats_slow(b, pl, &slow_hits) && bb128_eq(*hits, slow_hits));
+#endif
+    return n;
+}
+
+#ifndef NDEBUG
+static int mobility_and_threats_slow(const brax_t *b, int pl, bb128_t *hits)
 {
     int t = team_of(pl);
     bb128_t friends = b->team[t], enemy = b->team[t ^ 1], occ = bb128_or(friends, enemy), res = bb128_zero();
@@ -123,24 +139,24 @@ static int mobility_and_threats(const brax_t *b, int pl, bb128_t *hits)
     int n = 0;
     for (bb128_t m = b->men[pl]; !bb128_empty(m);) {
         int p = bb128_pop(&m);
-        bb128_t near = bb128_andnot(brax_step1[p], friends), reach = bb128_zero();
-        n += bb128_popcount(near);
-        res = bb128_or(res, bb128_and(near, enemy));
-        for (int k = 0; k < brax_path_count[p][t]; k++) {
-            int mid = brax_path_mid[p][t][k], end = brax_path_end[p][t][k];
-            if (!bb128_test(occ, mid)) {
-                reach = bb128_or(reach, bb128_bit(end));
-            } else if (dbl && bb128_test(enemy, mid) && bb128_test(enemy, end)) {
-                res = bb128_or(res, bb128_or(bb128_bit(mid), bb128_bit(end)));
-            }
-        }
-        reach = bb128_andnot(reach, friends);
-        n += bb128_popcount(reach);
+        bb128_t reach = brax_reach_at[brax_two_index(p, t, occ)]; /* 1-steps and 2-steps */
+        n += bb128_popcount(bb128_andnot(reach, friends));
         res = bb128_or(res, bb128_and(reach, enemy));
+        if (!dbl)
+            continue;
+        /* Both men of a double capture: an enemy middle, an enemy end. */
+        for (bb128_t mids = bb128_and(brax_adj_col[p][t], enemy); !bb128_empty(mids);) {
+            int mid = bb128_pop(&mids);
+            bb128_t ends = bb128_and(brax_adj_col[mid][t], enemy);
+            if (!bb128_empty(ends))
+                res = bb128_or(res, bb128_or(bb128_bit(mid), ends));
+        }
     }
     *hits = res;
     return n;
 }
+
+#endif
 
 /* Points a player's men reach: 1-steps, and 2-steps along the team's colour. */
 static int mobility(const brax_t *b, int pl)

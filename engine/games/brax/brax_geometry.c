@@ -21,6 +21,11 @@ static const char *const vertical[8] = {
 bb128_t brax_step1[N_PTS], brax_near2[N_PTS], brax_adj_col[N_PTS][2];
 int8_t brax_path_mid[N_PTS][2][BRAX_PATHS_MAX], brax_path_end[N_PTS][2][BRAX_PATHS_MAX];
 int8_t brax_path_count[N_PTS][2];
+int8_t brax_col_nb[N_PTS][2][4], brax_col_deg[N_PTS][2];
+uint16_t brax_two_base[N_PTS][2];
+bb128_t brax_reach_at[BRAX_TWO_MAX];
+bb128_t brax_exit[4], brax_exit_col[4][2];
+int8_t brax_two_list[BRAX_TWO_MAX][BRAX_PATHS_MAX], brax_two_count[BRAX_TWO_MAX];
 static thr_once_t geometry_once = THR_ONCE_INIT;
 
 int brax_segment_colour(int a, int b)
@@ -61,6 +66,8 @@ static void init_geometry(void)
                 continue;
             brax_step1[p] = bb128_or(brax_step1[p], bb128_bit(m));
             int col = brax_segment_colour(p, m);
+            brax_exit[d] = bb128_or(brax_exit[d], bb128_bit(p));
+            brax_exit_col[d][col] = bb128_or(brax_exit_col[d][col], bb128_bit(p));
             brax_adj_col[p][col] = bb128_or(brax_adj_col[p][col], bb128_bit(m));
             for (int e = 0; e < 4; e++) {
                 int t = neighbour(m, e);
@@ -72,6 +79,33 @@ static void init_geometry(void)
             }
         }
     }
+    /* The 2-step tables: for each man's occupied middles, the ends through
+     * the free ones, in path order (the order of the loop above). */
+    int next = 0;
+    for (int p = 0; p < N_PTS; p++)
+        for (int c = 0; c < 2; c++) {
+            for (int k = 0; k < 4; k++)
+                brax_col_nb[p][c][k] = 127;
+            for (int d = 0; d < 4; d++) {
+                int m = neighbour(p, d);
+                if (m >= 0 && brax_segment_colour(p, m) == c)
+                    brax_col_nb[p][c][brax_col_deg[p][c]++] = (int8_t)m;
+            }
+            brax_two_base[p][c] = (uint16_t)next;
+            for (int blocked = 0; blocked < 1 << brax_col_deg[p][c]; blocked++, next++) {
+                bb128_t ends = bb128_zero();
+                for (int k = 0; k < brax_path_count[p][c]; k++) {
+                    int mid = brax_path_mid[p][c][k], end = brax_path_end[p][c][k], j = 0;
+                    while (brax_col_nb[p][c][j] != mid)
+                        j++;
+                    if ((blocked >> j) & 1 || bb128_test(ends, end))
+                        continue;
+                    ends = bb128_or(ends, bb128_bit(end));
+                    brax_two_list[next][brax_two_count[next]++] = (int8_t)end;
+                }
+                brax_reach_at[next] = bb128_or(brax_step1[p], ends);
+            }
+        }
     for (int p = 0; p < N_PTS; p++) {
         brax_near2[p] = bb128_or(bb128_bit(p), brax_step1[p]);
         for (bb128_t m = brax_step1[p]; !bb128_empty(m);)

@@ -87,6 +87,12 @@ extern uint64_t brax_zobrist_after_r2;
  * from any thread. */
 void brax_tables_ensure(void);
 
+/* For the evaluation: the moves of player pl's men (1-steps and 2-steps to
+ * points without a friend, two paths to one end once; double captures
+ * not counted) and the enemy men they threaten (both men of a double
+ * capture too), all men at once. */
+int brax_men_mobility(const brax_t *b, int pl, bb128_t *hits);
+
 /* The moves of the position in `part`, with their calls. */
 int brax_gen(const brax_t *b, move_t *moves, gen_part_t part);
 /* The men the side to move must choose from after a call, or empty. */

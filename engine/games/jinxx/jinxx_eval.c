@@ -51,25 +51,29 @@ static eval_weight_t weight[W_COUNT] = {
 
 eval_weights_t jinxx_weights = {weight, W_COUNT, NULL};
 
+/* What every player's terms read, worked out once per evaluation: where
+ * each size may land, where it lands on a larger top, and per player its
+ * tops, the edge cells of the trees holding each size, and the cells it
+ * can land each size on next turn (reach()). */
+typedef struct eval_board {
+    unsigned land[3], cover[3];
+    unsigned top[MAX_PLAYERS], tree[MAX_PLAYERS][3], reached[MAX_PLAYERS][3];
+    unsigned all_tops; /* a cell's top is one player's: the tops of the others are all_tops & ~top[p] */
+} eval_board_t;
+
 /* The sizes with which player p could complete a line on its next move: a
  * top pyramid of p's, from outside the line, or one from p's tree, landing
  * on the line's one cell whose top is not p's. */
-static unsigned line_sizes(const jinxx_t *b, int p, unsigned mine)
+static unsigned line_sizes(const jinxx_t *b, const eval_board_t *e, int p)
 {
-    unsigned sizes = 0;
-    for (int l = 0; l < 4; l++) {
-        unsigned missing = lines[l] & ~mine;
-        if (popcount9(missing) != 1)
-            continue;
-        int c = __builtin_ctz(missing);
+    unsigned sizes = 0, mine = e->top[p];
+    for (unsigned short_lines = jinxx_lines_one_short[mine]; short_lines; short_lines &= short_lines - 1) {
+        int l = __builtin_ctz(short_lines), c = __builtin_ctz(lines[l] & ~mine);
         for (int s = 0; s < 3; s++) {
-            if (!((landable(b, s) >> c) & 1))
+            if (!((e->land[s] >> c) & 1))
                 continue;
             unsigned from = mine & b->occ[p][s] & jinxx_adjacent[c] & ~lines[l];
-            bool tree = false;
-            for (int k = 0; k < 3; k++)
-                tree |= edge_cell[seat_of(b, p)][k] == c && tree_has(b->tree[p][k], s);
-            if (from || tree)
+            if (from || ((e->tree[p][s] >> c) & 1))
                 sizes |= 1u << s;
         }
     }
@@ -80,28 +84,39 @@ static unsigned line_sizes(const jinxx_t *b, int p, unsigned mine)
  * the next one after it. */
 int next_roller(const jinxx_t *b) { return b->die == 0 ? b->stm : jinxx_next_player(b); }
 
-/* How many of the six faces allow one of `sizes`: the die's odds. */
-static int faces_allowing(unsigned sizes)
-{
-    int n = 0;
-    for (int f = 0; f < 6; f++)
-        n += (face_sizes[f] & sizes) != 0;
-    return n;
-}
+/* How many of the six faces allow one of `sizes` (a set of the three
+ * sizes): the die's odds. Each size shows on three faces, two sizes on
+ * five, all three on six. */
+static const uint8_t faces_allowing[8] = {0, 3, 3, 5, 3, 5, 5, 6};
 
 /* Cells where player p could land a top pyramid of size s next turn: the
  * neighbours of p's tops of size s, and the edge cells of trees holding s.
  * Every size shows on three of the six faces, so each such move comes with
  * even odds; the terms below are weighted with that in mind. */
-static unsigned reach(const jinxx_t *b, int p, int s)
+static unsigned reach(const jinxx_t *b, const eval_board_t *e, int p, int s)
 {
-    unsigned r = 0, own_tops = tops(b, p) & b->occ[p][s];
-    for (unsigned m = own_tops; m; m &= m - 1)
-        r |= jinxx_adjacent[__builtin_ctz(m)];
-    for (int k = 0; k < 3; k++)
-        if (tree_has(b->tree[p][k], s))
-            r |= 1u << edge_cell[seat_of(b, p)][k];
-    return r & landable(b, s);
+    return (jinxx_adjacent_to[e->top[p] & b->occ[p][s]] | e->tree[p][s]) & e->land[s];
+}
+
+static void eval_board(const jinxx_t *b, eval_board_t *e)
+{
+    for (int s = 0; s < 3; s++) {
+        e->land[s] = landable(b, s);
+        unsigned larger = 0; /* an s lands on a larger top where no s stands (it would strike that instead) */
+        for (int bigger = s + 1; bigger < 3; bigger++)
+            larger |= b->sizes[bigger];
+        e->cover[s] = larger & ~b->sizes[s];
+    }
+    e->all_tops = 0;
+    for (int p = 0; p < MAX_PLAYERS; p++) {
+        uint32_t trees = p < b->players ? tree_cells(b, p) : 0;
+        e->top[p] = p < b->players ? tops(b, p) : 0;
+        e->all_tops |= e->top[p];
+        for (int s = 0; s < 3; s++) {
+            e->tree[p][s] = trees >> 9 * s & ALL_CELLS;
+            e->reached[p][s] = p < b->players && in_game(b, p) ? reach(b, e, p, s) : 0;
+        }
+    }
 }
 
 /* Where one player's reach meets the others' tops, and theirs meets its
@@ -112,32 +127,18 @@ typedef struct contact {
     int exposures, coverables;  /* p's tops an enemy can destroy, cover (once per enemy) */
 } contact_t;
 
-/* The cells where an s lands on a larger top: a larger pyramid there, no
- * s (which it would strike instead). */
-static unsigned cover_cells(const jinxx_t *b, int s)
-{
-    unsigned larger = 0;
-    for (int bigger = s + 1; bigger < 3; bigger++)
-        larger |= b->sizes[bigger];
-    return larger & ~b->sizes[s];
-}
-
-static contact_t contacts(const jinxx_t *b, int p, const unsigned top[MAX_PLAYERS],
-                          unsigned reached[MAX_PLAYERS][3])
+static contact_t contacts(const jinxx_t *b, const eval_board_t *e, int p)
 {
     contact_t c = {0};
-    unsigned enemy_tops = 0;
-    for (int q = 0; q < b->players; q++)
-        if (q != p)
-            enemy_tops |= top[q];
+    unsigned enemy_tops = e->all_tops & ~e->top[p];
     for (int s = 0; s < 3; s++) {
-        unsigned coverable = cover_cells(b, s), mine = top[p] & b->occ[p][s];
-        c.strikes += popcount9(reached[p][s] & enemy_tops & b->sizes[s]);
-        c.covers += popcount9(reached[p][s] & enemy_tops & coverable);
+        unsigned mine = e->top[p] & b->occ[p][s], coverable = e->top[p] & e->cover[s];
+        c.strikes += popcount9(e->reached[p][s] & enemy_tops & b->sizes[s]);
+        c.covers += popcount9(e->reached[p][s] & enemy_tops & e->cover[s]);
         for (int q = 0; q < b->players; q++)
             if (q != p) {
-                c.exposures += popcount9(reached[q][s] & mine);
-                c.coverables += popcount9(reached[q][s] & top[p] & coverable);
+                c.exposures += popcount9(e->reached[q][s] & mine);
+                c.coverables += popcount9(e->reached[q][s] & coverable);
             }
     }
     return c;
@@ -146,33 +147,26 @@ static contact_t contacts(const jinxx_t *b, int p, const unsigned top[MAX_PLAYER
 /* Each player's value: the sum of its terms, recorded in the trace. */
 static void evaluate_all(const jinxx_t *b, score_t value[MAX_PLAYERS], eval_trace_t *t)
 {
-    unsigned top[MAX_PLAYERS] = {0}, reached[MAX_PLAYERS][3] = {{0}};
+    eval_board_t e;
+    eval_board(b, &e);
     for (int p = 0; p < MAX_PLAYERS; p++)
         value[p] = 0;
-    for (int p = 0; p < b->players; p++) {
-        top[p] = tops(b, p);
-        for (int s = 0; in_game(b, p) && s < 3; s++)
-            reached[p][s] = reach(b, p, s);
-    }
+    int roller = next_roller(b);
     for (int p = 0; p < b->players; p++) {
         if (!in_game(b, p))
             continue;
-        int at_centre = top[p] >> CENTRE & 1, twos = 0, ones = 0;
-        for (int l = 0; l < 4; l++) {
-            int have = popcount9(top[p] & lines[l]);
-            twos += have == 2;
-            ones += have == 1;
-        }
+        unsigned top = e.top[p];
+        int at_centre = top >> CENTRE & 1, twos = jinxx_line_counts[top] & 15, ones = jinxx_line_counts[top] >> 4;
         int left = pyramids_of(b, p), short_of = left < 5 ? 5 - left : 0;
-        contact_t c = contacts(b, p, top, reached);
+        contact_t c = contacts(b, &e, p);
         /* An S top can only be destroyed (by an S), an L top also covered
          * by either smaller size. */
-        int small_tops = popcount9(top[p] & b->sizes[SZ_S]);
-        int large_tops = popcount9(top[p] & b->sizes[SZ_L] & ~(b->sizes[SZ_S] | b->sizes[SZ_M]));
+        int small_tops = popcount9(top & b->sizes[SZ_S]);
+        int large_tops = popcount9(top & b->sizes[SZ_L] & ~(b->sizes[SZ_S] | b->sizes[SZ_M]));
         /* The next player to roll gets the die's odds before anyone can
          * answer; the others' odds wait a turn, which may block them. */
-        int all_faces = faces_allowing(line_sizes(b, p, top[p]));
-        int faces = p == next_roller(b) ? all_faces : 0, later_faces = all_faces - faces;
+        int all_faces = faces_allowing[line_sizes(b, &e, p)];
+        int faces = p == roller ? all_faces : 0, later_faces = all_faces - faces;
         int centre = W(W_CENTRE) * at_centre, line = W(W_LINE_TWO) * twos + W(W_LINE_ONE) * ones;
         int material = W(W_PYRAMID) * left - W(W_DANGER) * short_of;
         int strike = W(W_STRIKE) * c.strikes, exposed = -W(W_EXPOSED) * c.exposures;
@@ -184,16 +178,16 @@ static void evaluate_all(const jinxx_t *b, score_t value[MAX_PLAYERS], eval_trac
                                        c.covers, -c.coverables, small_tops, large_tops, later_faces};
             for (int k = 0; k < W_COUNT; k++)
                 eval_trace_coef(t, k, p, coef[k]);
+            eval_trace_set(t, "win odds", p, odds);
+            eval_trace_set(t, "later odds", p, later);
+            eval_trace_set(t, "centre", p, centre);
+            eval_trace_set(t, "lines", p, line);
+            eval_trace_set(t, "pyramids", p, material);
+            eval_trace_set(t, "can destroy", p, strike);
+            eval_trace_set(t, "exposed", p, exposed);
+            eval_trace_set(t, "cover", p, cover);
+            eval_trace_set(t, "top sizes", p, size);
         }
-        eval_trace_set(t, "win odds", p, odds);
-        eval_trace_set(t, "later odds", p, later);
-        eval_trace_set(t, "centre", p, centre);
-        eval_trace_set(t, "lines", p, line);
-        eval_trace_set(t, "pyramids", p, material);
-        eval_trace_set(t, "can destroy", p, strike);
-        eval_trace_set(t, "exposed", p, exposed);
-        eval_trace_set(t, "cover", p, cover);
-        eval_trace_set(t, "top sizes", p, size);
         value[p] = (score_t)(centre + line + material + strike + exposed + cover + size + odds + later);
     }
 }

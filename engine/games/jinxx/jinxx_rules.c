@@ -12,6 +12,10 @@
 #include "../../core/thread.h"
 
 uint16_t jinxx_adjacent[9];
+uint16_t jinxx_adjacent_to[512];
+uint8_t jinxx_lines_held[512], jinxx_lines_one_short[512];
+uint8_t jinxx_line_counts[512];
+uint32_t jinxx_tree_cells[4][64];
 uint64_t jinxx_zobrist_occ[MAX_PLAYERS][3][9], jinxx_zobrist_tree[MAX_PLAYERS][3][4], jinxx_zobrist_die[7];
 uint64_t jinxx_zobrist_stm[MAX_PLAYERS], jinxx_zobrist_counter[DRAW_TURNS + 1], jinxx_zobrist_out[MAX_PLAYERS];
 static thr_once_t tables_once = THR_ONCE_INIT;
@@ -22,6 +26,24 @@ static void init_tables(void)
         jinxx_adjacent[c] = (uint16_t)((r > 0 ? 1u << (c - 3) : 0) | (r < 2 ? 1u << (c + 3) : 0) |
                                  (f > 0 ? 1u << (c - 1) : 0) | (f < 2 ? 1u << (c + 1) : 0));
     }
+    for (unsigned set = 0; set < 512; set++) {
+        for (int c = 0; c < 9; c++)
+            if ((set >> c) & 1)
+                jinxx_adjacent_to[set] |= jinxx_adjacent[c];
+        for (int l = 0; l < 4; l++) {
+            int missing = popcount9(lines[l] & ~set);
+            jinxx_lines_held[set] |= (uint8_t)((missing == 0) << l);
+            jinxx_lines_one_short[set] |= (uint8_t)((missing == 1) << l);
+            int have = popcount9(lines[l] & set);
+            jinxx_line_counts[set] = (uint8_t)(jinxx_line_counts[set] + (have == 2) + ((have == 1) << 4));
+        }
+    }
+    for (int seat = 0; seat < 4; seat++)
+        for (int counts = 0; counts < 64; counts++)
+            for (int k = 0; k < 3; k++)
+                for (int s = 0; s < 3; s++)
+                    if (tree_has(counts >> 2 * k & 3, s))
+                        jinxx_tree_cells[seat][counts] |= 1u << (9 * s + edge_cell[seat][k]);
     rng_t rng = {0x71A77u};
     for (int p = 0; p < MAX_PLAYERS; p++) {
         for (int s = 0; s < 3; s++)
@@ -209,21 +231,27 @@ static void vaporize(jinxx_t *b, int p)
 
 int jinxx_next_player(const jinxx_t *b)
 {
-    for (int k = 1; k <= b->players; k++) {
-        int q = (b->stm + k) % b->players;
+    for (int k = 1, q = b->stm; k <= b->players; k++) {
+        q = q + 1 == b->players ? 0 : q + 1;
         if (in_game(b, q))
             return q;
     }
     return b->stm;
 }
 
+/* The first player in turn order from the player to move who holds a
+ * line, or -1 (most positions: no one). */
 static int winner_by_line(const jinxx_t *b)
 {
-    for (int k = 0; k < b->players; k++) {
-        int q = (b->stm + k) % b->players;
-        if (in_game(b, q) && holds_line(b, q))
+    unsigned holders = 0;
+    for (int p = 0; p < b->players; p++)
+        holders |= (unsigned)(jinxx_lines_held[tops(b, p)] != 0) << p;
+    holders &= ~(unsigned)b->out;
+    if (!holders)
+        return -1;
+    for (int k = 0, q = b->stm; k < b->players; k++, q = q + 1 == b->players ? 0 : q + 1)
+        if ((holders >> q) & 1)
             return q;
-    }
     return -1;
 }
 

@@ -50,8 +50,18 @@ static const uint8_t edge_cell[4][3] = {{0, 1, 2}, {0, 3, 6}, {6, 7, 8}, {2, 5, 
 static const uint16_t lines[4] = {0x038, 0x092, 0x111, 0x054}; /* rank 2, file b, diagonals */
 
 /* The board's tables and hash keys (jinxx_rules.c), filled once by
- * jinxx_tables_ensure(). */
+ * jinxx_tables_ensure(). By a set of cells (nine bits): the cells next to
+ * any of them, the lines it holds whole, and those it lacks one cell of
+ * (bit l: lines[l]); the rules and the evaluation test these per node. */
 extern uint16_t jinxx_adjacent[9];
+extern uint16_t jinxx_adjacent_to[512];
+extern uint8_t jinxx_lines_held[512], jinxx_lines_one_short[512];
+/* By a set of cells: the lines it holds two cells of, and one (bits 0-3
+ * and 4-7 count them: twos | ones << 4). */
+extern uint8_t jinxx_line_counts[512];
+/* By a seat and its three trees' counts (tree k's count << 2k): the edge
+ * cells in front of the trees holding each size s (bits 9s to 9s + 8). */
+extern uint32_t jinxx_tree_cells[4][64];
 extern uint64_t jinxx_zobrist_occ[MAX_PLAYERS][3][9], jinxx_zobrist_tree[MAX_PLAYERS][3][4], jinxx_zobrist_die[7];
 extern uint64_t jinxx_zobrist_stm[MAX_PLAYERS], jinxx_zobrist_counter[DRAW_TURNS + 1], jinxx_zobrist_out[MAX_PLAYERS];
 void jinxx_tables_ensure(void);
@@ -80,14 +90,7 @@ static inline unsigned tops(const jinxx_t *b, int p)
            (b->occ[p][SZ_L] & ~(b->sizes[SZ_S] | b->sizes[SZ_M]));
 }
 
-static inline bool holds_line(const jinxx_t *b, int p)
-{
-    unsigned t = tops(b, p);
-    for (int l = 0; l < 4; l++)
-        if ((t & lines[l]) == lines[l])
-            return true;
-    return false;
-}
+static inline bool holds_line(const jinxx_t *b, int p) { return jinxx_lines_held[tops(b, p)] != 0; }
 
 static inline int pyramids_of(const jinxx_t *b, int p)
 {
@@ -98,6 +101,13 @@ static inline int pyramids_of(const jinxx_t *b, int p)
 }
 
 static inline bool in_game(const jinxx_t *b, int p) { return !(b->out & (1u << p)); }
+
+/* The edge cells in front of player p's trees, by the size each can give:
+ * bits 9s to 9s + 8 for size s. */
+static inline uint32_t tree_cells(const jinxx_t *b, int p)
+{
+    return jinxx_tree_cells[seat_of(b, p)][b->tree[p][0] | b->tree[p][1] << 2 | b->tree[p][2] << 4];
+}
 
 enum { K_ROLL = 1, K_BOARD, K_TREE, K_REROLL, K_PASS };
 
