@@ -351,11 +351,7 @@ static bool estimate(dfpn_ctx_t *c, int ply, dfpn_child_t *k)
     if (g->must_respond && g->gen_noisy && g->must_respond(&c->pos)) {
         move_t answers[MAX_MOVES];
         n = g->gen_noisy(&c->pos, answers);
-        /* P's win two plies on, if P wins (and within the limit). The
-         * position between cannot be on the line (P wins at once there,
-         * so the search settles it before going in), but it could be one
-         * the game before the root has seen twice: not with such. */
-        if (n == 0 && (or_child || c->n_twice == 0)) {
+        if (n == 0) { /* P's win two plies on, if P wins (and within the limit) */
             if (or_child || (c->plies && ply + 2 > c->plies))
                 set_disproven(k, NO_DEPS);
             else
@@ -512,9 +508,8 @@ static int node_moves(dfpn_ctx_t *c, int ply, bool or_node, move_t *moves, bool 
     if (n == 0 || !g->must_respond || !g->gen_noisy || !g->must_respond(&c->pos))
         return n;
     /* At an AND node a dropped move is P's win a ply later: not within
-     * a limit that ends before it, nor where the position between might
-     * be a third occurrence (estimate()). */
-    if (!or_node && ((c->plies && c->plies - ply < 2) || c->n_twice > 0))
+     * a limit that ends before it. */
+    if (!or_node && c->plies && c->plies - ply < 2)
         return n;
     move_t answers[MAX_MOVES];
     int k = g->gen_noisy(&c->pos, answers);
