@@ -64,37 +64,40 @@ server_memory() {
     rest="$(sed -nE 's/.*at rest: ([0-9]+) KiB.*/\1/p' <<<"$(line_of "$out/web.txt" "at rest")")"
     echo "$(kib_to_mb "$load") MB / $(kib_to_mb "$rest") MB"
 }
-hostile_pages() {
-    web
-    local l
-    l="$(line_of "$out/web.txt" "hostile: a prompt client")"
-    echo "$(after "$l" "p50") / $(after "$l" "p99") ms; $(sed -nE 's/[^,]*, [0-9]+: [^,]*, [^,]*, ([0-9]+) errors.*/\1/p' <<<"$l") errors"
-}
-hostile_round_trips() {
-    web
-    local l
-    l="$(line_of "$out/web.txt" "hostile: a prompt client")"
-    l="${l#*its round trips}"
-    echo "$(after "$l" "p50") / $(after "$l" "p99") ms; $(sed -nE 's/.* ([0-9]+) errors.*/\1/p' <<<"$l") errors"
-}
-hostile_memory() {
-    web
-    local l
-    l="$(line_of "$out/web.txt" "hostile: the server's own memory")"
-    echo "$(kib_to_mb "$(after "$l" "at most")") MB; SIGTERM to exit $(after "$l" "exit") ms;" \
-        "engines left $(sed -nE 's/.*engines left ([0-9]+ of [0-9]+).*/\1/p' <<<"$l")"
-}
 row "server: a command's round trip (POST in, the answer out on the event stream), p50 / p99" \
     "./build/bench_denham web 30 200" "p99 < 50 ms" server_round_trip
 row "server: 200 clients for 30 s against \`--max-sessions 8\`, \`go depth 2\` round trips p50 / p99; errors" \
     "./build/bench_denham web 30 200" "" server_load
 row "server: its own memory under that load / at rest" "./build/bench_denham web 30 200" "< 10 MB" server_memory
-row "server, hostile mix for 30 s (300 trickling connections, a stopped engine sent 200 KB commands, one asking \`Hash 16384\`): a prompt client's page loads, p50 / p99; errors" \
-    "./build/bench_denham web 30 200" "p99 < 100 ms" hostile_pages
-row "server, hostile mix: the same client's \`isready\` round trips, p50 / p99; errors" \
-    "./build/bench_denham web 30 200" "p99 < 50 ms" hostile_round_trips
-row "server, hostile mix: its memory; SIGTERM to exit; engines left" "./build/bench_denham web 30 200" \
-    "< 10 MB; < 2 s; 0" hostile_memory
+
+# ---- the server against hostile local clients: one run of `bench_denham
+# web-hostile` (12 s a pattern, each on a server of its own beside a prompt
+# client making a page load and an isready round trip every 20 ms) ----
+hostile() { [ -s "$out/hostile.txt" ] || ./build/bench_denham web-hostile > "$out/hostile.txt" 2>&1; }
+# hostile_pattern KEY: the row of that pattern, in words.
+hostile_pattern() {
+    hostile
+    awk -F' [|] ' -v key="| $1:" 'index($0, key) == 1 {
+        sub(/ [|]$/, "", $9)
+        printf "pages %s, commands %s ms; %s MB; %s thread(s); CPU %s; SIGTERM %s ms; engines left %s\n",
+            $3, $4, $5, $6, $7, $8, $9 }' "$out/hostile.txt"
+}
+row "server, hostile clients, nothing hostile: a prompt client's page loads and \`isready\` round trips p50 / p99 (failed); memory at rest / peak / 3 s after; threads; server CPU; SIGTERM to exit; engines left" \
+    "./build/bench_denham web-hostile 12 quiet" "p99 < 50 ms; < 16 MB, < 8 MB after; 1 s; 0" "hostile_pattern quiet"
+row "server, hostile clients, 1000 connections sending nothing, reopened as soon as ended: a prompt client's page loads and \`isready\` round trips p50 / p99 (failed); memory at rest / peak / 3 s after; threads; server CPU; SIGTERM to exit; engines left" \
+    "./build/bench_denham web-hostile 12 reconnect" "p99 < 50 ms; < 16 MB, < 8 MB after; 1 s; 0" "hostile_pattern reconnect"
+row "server, hostile clients, 100 clients reading their answer and never closing: a prompt client's page loads and \`isready\` round trips p50 / p99 (failed); memory at rest / peak / 3 s after; threads; server CPU; SIGTERM to exit; engines left" \
+    "./build/bench_denham web-hostile 12 linger" "p99 < 50 ms; < 16 MB, < 8 MB after; 1 s; 0" "hostile_pattern linger"
+row "server, hostile clients, 63 tabs with their event streams (\`--max-sessions 64\`): a prompt client's page loads and \`isready\` round trips p50 / p99 (failed); memory at rest / peak / 3 s after; threads; server CPU; SIGTERM to exit; engines left" \
+    "./build/bench_denham web-hostile 12 streams" "p99 < 50 ms; < 16 MB, < 8 MB after; 1 s; 0" "hostile_pattern streams"
+row "server, hostile clients, 600 connections each holding 256 KiB of a body, reopened when ended: a prompt client's page loads and \`isready\` round trips p50 / p99 (failed); memory at rest / peak / 3 s after; threads; server CPU; SIGTERM to exit; engines left" \
+    "./build/bench_denham web-hostile 12 bodies" "p99 < 50 ms; < 16 MB, < 8 MB after; 1 s; 0" "hostile_pattern bodies"
+row "server, hostile clients, 2 engines flooding their output, their pages not reading: a prompt client's page loads and \`isready\` round trips p50 / p99 (failed); memory at rest / peak / 3 s after; threads; server CPU; SIGTERM to exit; engines left" \
+    "./build/bench_denham web-hostile 12 flood" "p99 < 50 ms; < 16 MB, < 8 MB after; 1 s; 0" "hostile_pattern flood"
+row "server, hostile clients, 8 tabs analysing (\`go infinite\`) on the machine's cores: a prompt client's page loads and \`isready\` round trips p50 / p99 (failed); memory at rest / peak / 3 s after; threads; server CPU; SIGTERM to exit; engines left" \
+    "./build/bench_denham web-hostile 12 search" "p99 < 50 ms; < 16 MB, < 8 MB after; 1 s; 0" "hostile_pattern search"
+row "server, hostile clients, issue 53's mix: 300 trickling connections, a stopped engine sent 200 KB commands, one asking \`Hash 16384\`: a prompt client's page loads and \`isready\` round trips p50 / p99 (failed); memory at rest / peak / 3 s after; threads; server CPU; SIGTERM to exit; engines left" \
+    "./build/bench_denham web-hostile 12 slow" "p99 < 50 ms; < 16 MB, < 8 MB after; 1 s; 0" "hostile_pattern slow"
 
 # ---- the board in headless Chromium ----
 first_board() {
