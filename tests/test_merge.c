@@ -131,6 +131,11 @@ START_TEST(a_merge_cannot_miscount)
     shell("cd build/merge && head -n -3 shard-2.txt > cut.txt");
     refused("shard-1.txt cut.txt shard-3.txt",
             "cut.txt: the run did not finish (no #over line: killed, or still playing): games ");
+    /* Cut inside its last game's moves, with every game there but no
+     * #over: the count would be right, the record not. */
+    shell("cd build/merge && head -n -1 shard-2.txt | head -c -30 > tailcut.txt");
+    refused("shard-1.txt tailcut.txt shard-3.txt", "tailcut.txt:");
+    ck_assert(strstr(merge_of("shard-1.txt tailcut.txt shard-3.txt"), "the file ends inside this line"));
     /* A game line lost from the middle, the last line kept. */
     shell("cd build/merge && awk '!/^[0-9]/ || n++ != 1' shard-2.txt > lost.txt");
     refused("shard-1.txt lost.txt shard-3.txt", "lost.txt:");

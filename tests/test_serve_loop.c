@@ -31,23 +31,6 @@
 static long rss_kib(pid_t pid) { return proc_status(pid, "VmRSS"); }
 static long threads_of(pid_t pid) { return proc_status(pid, "Threads"); }
 
-/* The CPU time it has used (user and system), in ms. */
-static long cpu_ms(pid_t pid)
-{
-    char path[64], text[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    size_t got = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f)
-        fclose(f);
-    text[got] = 0;
-    const char *c = strrchr(text, ')');
-    unsigned long utime = 0, stime = 0;
-    if (c)
-        sscanf(c + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime);
-    return (long)((utime + stime) * 1000 / (unsigned long)sysconf(_SC_CLK_TCK));
-}
-
 /* Bytes the process has written (its `wchar`). */
 static long long written_by(pid_t pid)
 {
@@ -239,10 +222,10 @@ START_TEST(a_flooding_engine_is_held_by_back_pressure)
     pid_t engine = 0;
     ck_assert_int_eq(children_list(server.pid, &engine, 1), 1);
     long long before = written_by(engine);
-    long cpu_before = cpu_ms(server.pid);
+    long cpu_before = proc_cpu_ms(server.pid);
     usleep(1000 * 1000);
     long long after = written_by(engine);
-    long cpu = cpu_ms(server.pid) - cpu_before;
+    long cpu = proc_cpu_ms(server.pid) - cpu_before;
     ck_assert_msg(before > 0 && after == before, "the engine wrote %lld bytes more in a second with nobody reading",
                   after - before);
     ck_assert_msg(cpu < 200, "the server spent %ld ms of CPU in that second", cpu);

@@ -193,6 +193,12 @@ bool merge_read(merge_t *m, FILE *in, const char *name)
             ok = refuse(m, name, no, "a NUL byte: the file is damaged (a block of zeros?)");
             break;
         }
+        /* The runner ends every line it writes: a last line without its end
+         * was cut (a copy stopped, a disk full), whatever its fields say. */
+        if (line[len - 1] != '\n') {
+            ok = refuse(m, name, no, "the file ends inside this line (cut: a copy stopped, a disk full?)");
+            break;
+        }
         line[strcspn(line, "\r\n")] = 0;
         if (ended) {
             ok = refuse(m, name, no, "a line after the run's last line (#over)");

@@ -91,23 +91,6 @@ static bool gone(pid_t pid)
     return !paren || paren[2] == 'Z';
 }
 
-/* The CPU time pid has used (user and system), in ms. */
-static long cpu_ms(pid_t pid)
-{
-    char path[64], text[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    size_t got = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f)
-        fclose(f);
-    text[got] = 0;
-    const char *c = strrchr(text, ')');
-    unsigned long utime = 0, stime = 0;
-    if (c)
-        sscanf(c + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime);
-    return (long)((utime + stime) * 1000 / (unsigned long)sysconf(_SC_CLK_TCK));
-}
-
 static bool open_session(int port, char id[33])
 {
     reply_t r;
@@ -419,7 +402,7 @@ static result_t run_pattern(const pattern_t *pt, int seconds)
     static const char *const files[] = {"/", "/app.js", "/board.js", "/session.js", "/style.css"};
     pid_t engines[128];
     int n_engines = 0;
-    long cpu_start = cpu_ms(s.pid);
+    long cpu_start = proc_cpu_ms(s.pid);
     int64_t measured_from = timeman_now_ms();
     for (int64_t until = timeman_now_ms() + seconds * 1000LL, k = 0; timeman_now_ms() < until && k < 20000; k++) {
         reply_t r;
@@ -453,7 +436,7 @@ static result_t run_pattern(const pattern_t *pt, int seconds)
         }
         usleep(20 * 1000);
     }
-    R.cpu_share = (double)(cpu_ms(s.pid) - cpu_start) / (double)(timeman_now_ms() - measured_from);
+    R.cpu_share = (double)(proc_cpu_ms(s.pid) - cpu_start) / (double)(timeman_now_ms() - measured_from);
     atomic_store(&H->stop, true);
     if (running)
         pthread_join(th, NULL);

@@ -238,3 +238,19 @@ long proc_status(pid_t pid, const char *key)
         fclose(f);
     return v;
 }
+
+long proc_cpu_ms(pid_t pid)
+{
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    size_t got = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f)
+        fclose(f);
+    text[got] = 0;
+    const char *c = strrchr(text, ')');
+    unsigned long utime = 0, stime = 0;
+    if (c)
+        sscanf(c + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime);
+    return (long)((utime + stime) * 1000 / (unsigned long)sysconf(_SC_CLK_TCK));
+}

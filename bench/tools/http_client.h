@@ -49,5 +49,8 @@ int children_list(pid_t pid, pid_t *out, int max);
 /* A number from /proc/<pid>/status by its key ("VmRSS" in KiB, "Threads"),
  * or -1. */
 long proc_status(pid_t pid, const char *key);
+/* The CPU time pid has used (user and system), in ms, from /proc/<pid>/stat;
+ * 0 when it cannot be read. */
+long proc_cpu_ms(pid_t pid);
 
 #endif
