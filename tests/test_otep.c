@@ -135,11 +135,11 @@ START_TEST(opentafl_serializer_strings)
         {V1_HEAD " ks:w dfor:b2, " V1_TAIL, NULL, "no forts"},
         /* Speeds: all, by side, by type (only t, T and K are on the board). */
         {V1_HEAD " ks:w spd:2 " V1_TAIL, NULL, "at most 2 squares"},
-        {V1_HEAD " ks:w spd:-1,3, " V1_TAIL, NULL, "defender may move at most 3"},
+        {V1_HEAD " ks:w spd:-1,3, " V1_TAIL, NULL, "a defender may move at most 3 squares;"},
         {V1_HEAD " ks:w spd:6 " V1_TAIL, "brandubh", NULL},
         {V1_HEAD " ks:w spd:-1,2,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1, " V1_TAIL, "brandubh", NULL},
-        {V1_HEAD " ks:w spd:-1,-1,-1,-1,-1,-1,-1,-1,-1,1,-1,-1, " V1_TAIL, NULL, "king may move at most 1"},
-        {V1_HEAD " ks:w spd:-1,-1,-1,-1,-1,-1,-1,1, " V1_TAIL, NULL, "king may move at most 1"}, /* before mercenaries */
+        {V1_HEAD " ks:w spd:-1,-1,-1,-1,-1,-1,-1,-1,-1,1,-1,-1, " V1_TAIL, NULL, "the king may move at most 1 square;"},
+        {V1_HEAD " ks:w spd:-1,-1,-1,-1,-1,-1,-1,1, " V1_TAIL, NULL, "the king may move at most 1 square;"}, /* before mercenaries */
         /* Passable: a corner for the king, the throne for every piece. */
         {V1_HEAD " ks:w corp:tK " V1_TAIL, "brandubh", NULL},
         {V1_HEAD " ks:w corp: " V1_TAIL, NULL, "reaches a corner"},

@@ -134,9 +134,9 @@ static bool speeds_free(const char *spd, char *why, size_t len)
     int on_board[3] = {t, T, K};
     for (int i = 0; i < 3; i++)
         if (on_board[i] > 0 && on_board[i] < 6) {
-            snprintf(why, len, "rules entry spd:%s: a %s may move at most %d squares; in Denham's Brandubh every "
-                     "piece moves as far as it likes", spd, i == 0 ? "attacker" : i == 1 ? "defender" : "king",
-                     on_board[i]);
+            snprintf(why, len, "rules entry spd:%s: %s may move at most %d square%s; in Denham's Brandubh every "
+                     "piece moves as far as it likes", spd, i == 0 ? "an attacker" : i == 1 ? "a defender" : "the king",
+                     on_board[i], on_board[i] == 1 ? "" : "s");
             return false;
         }
     return true;
