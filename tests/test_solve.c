@@ -227,6 +227,7 @@ static void against_brute(const game_t *g, const char *from, int games, int min_
             }
     }
     ck_assert_msg(proved > 0 && disproved > 0, "proved %d, disproved %d", proved, disproved);
+    solver_free(s);
 }
 
 START_TEST(brandubh_against_exhaustive_search)
