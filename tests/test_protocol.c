@@ -635,15 +635,15 @@ START_TEST(go_mate)
     const char *out = run("setoption name UCI_Variant value brandubh-v2\n"
                           "position fen 1a2a2/3a2a/2dd3/a2k3/d2a3/3a3/1a2d2 d\ngo mate 3\n");
     ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
-    ck_assert_int_eq(count_lines_starting(out, "info depth 4 "), 1);
+    ck_assert_int_eq(count_lines_starting(out, "info depth 4 seldepth "), 1);
     ck_assert_int_eq(count_lines_starting(out, "info depth 5 "), 0);
     ck_assert(strstr(out, " score mate 3 "));
     out = run_bdb("go mate 1\n"); /* none in the start position: depth 4, then the answer */
-    ck_assert_int_eq(count_lines_starting(out, "info depth 4 "), 1);
+    ck_assert_int_eq(count_lines_starting(out, "info depth 4 seldepth "), 1);
     ck_assert_int_eq(count_lines_starting(out, "info depth 5 "), 0);
     ck_assert_int_eq(count_lines_starting(out, "bestmove "), 1);
     out = run_bdb("go mate 1 depth 6\n"); /* a depth limit of its own wins */
-    ck_assert_int_eq(count_lines_starting(out, "info depth 6 "), 1);
+    ck_assert_int_eq(count_lines_starting(out, "info depth 6 seldepth "), 1);
     static const char *const bad[] = {"go mate 0\n", "go mate 32\n", "go mate\n", "go mate 1 searchmoves\n"};
     for (int i = 0; i < 4; i++) {
         out = run_bdb(bad[i]);
