@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -64,6 +65,11 @@ bool eproc_spawn(eproc_t *e, const eproc_spec_t *spec)
     int err = spec->log_path ? open(spec->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)
                              : open("/dev/null", O_WRONLY | O_CLOEXEC);
     pid_t parent = getpid();
+    int priority = 0;
+    if (spec->nice) { /* absolute, so that parent and child may both set it, in either order */
+        priority = getpriority(PRIO_PROCESS, 0) + spec->nice;
+        priority = priority > 19 ? 19 : priority < -20 ? -20 : priority;
+    }
     pid_t pid = fork();
     if (pid == 0) {
         /* Only async-signal-safe calls from here: the parent may have threads. */
@@ -76,8 +82,8 @@ bool eproc_spawn(eproc_t *e, const eproc_spec_t *spec)
         if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || (err >= 0 && dup2(err, 2) < 0))
             _exit(127);
         close_range(3, ~0u, 0); /* nothing else of ours stays open in the engine */
-        if (spec->nice && nice(spec->nice) == -1) { /* (-1 may be the new value itself: nothing to do) */
-        }
+        if (spec->nice)
+            setpriority(PRIO_PROCESS, 0, priority); /* (a refusal leaves the caller's: nothing to do) */
         signal(SIGPIPE, SIG_DFL);
         sigset_t none;
         sigemptyset(&none);
@@ -100,6 +106,8 @@ bool eproc_spawn(eproc_t *e, const eproc_spec_t *spec)
         return false;
     }
     setpgid(pid, pid); /* the child does it too: whichever runs first, a kill finds the group */
+    if (spec->nice) /* and the priority: set before we return, whoever looks at the child sees it */
+        setpriority(PRIO_PROCESS, (id_t)pid, priority);
     fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK); /* ours only: the engine's end blocks */
     pthread_mutex_lock(&e->lock);
     e->pid = pid;
