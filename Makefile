@@ -313,8 +313,11 @@ test-wasm: wasm build/test_denham build/denham-st
 # file list and a version (a hash of the files).
 STATIC_APP := $(filter-out web/watch.%,$(WEB_FILES))
 # The engine's files fetched with the page's, not after app.js asks for them.
-WASM_PRELOAD := <link rel="modulepreload" href="wasm/worker-transport.js">\n<link rel="modulepreload" href="wasm/wasi.js">\n<link rel="preload" href="wasm/denham.wasm" as="fetch" crossorigin>\n
-STATIC_WASM := web/wasm/wasi.js web/wasm/engine-worker.js web/wasm/worker-transport.js web/wasm/offline.js \
+WASM_PRELOAD := <link rel="modulepreload" href="wasm/worker-transport.js">\n<link rel="modulepreload" href="wasm/wasi.js">\n
+# At the top of the head: the module fetched and compiled while the page
+# and the app load (early.js).
+WASM_EARLY := <link rel="preload" href="wasm/denham.wasm" as="fetch" crossorigin>\n<script src="wasm/early.js"></script>
+STATIC_WASM := web/wasm/wasi.js web/wasm/engine-worker.js web/wasm/worker-transport.js web/wasm/offline.js web/wasm/early.js \
                web/wasm/icon.svg
 web-static: build/wasm/denham.wasm $(STATIC_APP) $(STATIC_WASM) $(RULES_FILES) web/wasm/sw.js web/wasm/manifest.webmanifest
 	rm -rf build/web-static
@@ -322,10 +325,12 @@ web-static: build/wasm/denham.wasm $(STATIC_APP) $(STATIC_WASM) $(RULES_FILES) w
 	cp $(filter-out web/index.html,$(STATIC_APP)) web/wasm/manifest.webmanifest build/web-static/
 	cp $(STATIC_WASM) build/wasm/denham.wasm build/web-static/wasm/
 	cp $(RULES_FILES) build/web-static/rules/
-	sed -e 's|^<html lang="en">$$|<html lang="en" data-transport="worker">|' \
+	build=$$(sha256sum build/wasm/denham.wasm | cut -c1-16) && \
+	sed -e 's|^<html lang="en">$$|<html lang="en" data-transport="worker" data-engine-build="'$$build'">|' \
+	    -e 's|^<head>$$|<head>\n$(WASM_EARLY)|' \
 	    -e 's|^</head>$$|<link rel="manifest" href="manifest.webmanifest">\n<script type="module" src="wasm/offline.js"></script>\n$(WASM_PRELOAD)</head>|' \
 	    web/index.html > build/web-static/index.html
-	grep -q 'data-transport="worker"' build/web-static/index.html && grep -q 'offline.js' build/web-static/index.html
+	grep -q 'data-transport="worker" data-engine-build="[0-9a-f]\{16\}"' build/web-static/index.html && grep -q 'offline.js' build/web-static/index.html && grep -q 'early.js' build/web-static/index.html
 	cd build/web-static && files=$$(find . -type f | sed 's|^\./||' | LC_ALL=C sort) && \
 		version=$$(cat $$files | sha256sum | cut -c1-16) && \
 		list=$$(printf "'%s', " ./ $$files) && \

@@ -7,7 +7,9 @@
  * unwinds to its worker's event loop between slices) and with it (once the
  * service worker serves the page, cross-origin isolated); the page is an
  * installable app; after one visit, with the server killed, a reload opens
- * the board and Denham plays. Screenshots of each family at a desktop's
+ * the board and Denham plays; on a reload the board is drawn as the
+ * engine last described it before the engine is up, and takes no move
+ * until it is. Screenshots of each family at a desktop's
  * and a phone's size go to build/screenshots/static/. Runs only with
  * DENHAM_WEB_TRANSPORT=static (make test-web-static); the suites of
  * test_web.c and test_web_learn.c run against the same folder then too.
@@ -229,6 +231,18 @@ END_TEST
 
 /* ---- an app that works offline ---- */
 
+/* A game of Brandubh against Denham, a move each played. */
+static const game_t *brandubh_under_way(void)
+{
+    const game_t *g = variants_find("brandubh");
+    open_variant("brandubh");
+    set_control("movetime", "100");
+    set_control("preset", "first");
+    ck_assert(page_waits_for_a_person());
+    person_then_denham(g, 1);
+    return g;
+}
+
 /* Chromium's own verdict: the page can be installed (a manifest with a
  * name, a start and an icon; a service worker that serves it). */
 static void assert_installable(void)
@@ -248,12 +262,7 @@ START_TEST(offline_after_one_visit)
 {
     if (!page.have_browser)
         return;
-    const game_t *g = variants_find("brandubh");
-    open_variant("brandubh");
-    set_control("movetime", "100");
-    set_control("preset", "first");
-    ck_assert(page_waits_for_a_person());
-    person_then_denham(g, 1);
+    const game_t *g = brandubh_under_way();
     ck_assert_msg(cdp_wait(browser, "navigator.serviceWorker.controller !== null", WAIT_MS), "no service worker");
     ck_assert_msg(cdp_wait(browser, "navigator.serviceWorker.ready.then(() => true)", WAIT_MS), "no service worker");
     assert_installable();
@@ -285,6 +294,74 @@ START_TEST(offline_after_one_visit)
 }
 END_TEST
 
+/* ---- the board before the engine is up ---- */
+
+/* Run before the page's own scripts on every load: the engine's worker
+ * gets its module only when the test says (releaseEngine()), so that the
+ * page is seen as it is while its engine starts, for as long as needed. */
+static const char hold_engine[] =
+    "{\"source\": \"(() => { const W = window.Worker; const held = []; let go = false; "
+    "window.releaseEngine = () => { go = true; held.splice(0).forEach((f) => f()); }; "
+    "window.Worker = class extends W { postMessage(m, t) { "
+    "if (!go && m && m.type === 'start') { held.push(() => super.postMessage(m, t)); return; } "
+    "super.postMessage(m, t); } }; })()\"}";
+
+/* A game under way; a reload: the board of that position is drawn from
+ * what the engine described on the last visit before the engine is up
+ * (held back here), it says so and takes no move (clicks and a typed move
+ * are refused, with why); once the engine is up, its own board replaces
+ * it, the game as it was, and the game plays on. No page errors. */
+START_TEST(board_drawn_before_the_engine_is_up)
+{
+    if (!page.have_browser)
+        return;
+    const game_t *g = brandubh_under_way();
+    char moves[4096], fen[512], move[64], cell[64], expr[768];
+    snprintf(moves, sizeof moves, "%s", page_string("denham.game.moves.join(' ')"));
+    snprintf(fen, sizeof fen, "%s", page_string("denham.state.fen"));
+    snprintf(move, sizeof move, "%s", page_string("denham.legal.find((x) => x.clicks.length >= 2).move"));
+    snprintf(expr, sizeof expr, "denham.legal.find((x) => x.move === '%s').clicks", move);
+    ck_assert_ptr_nonnull(strchr(page_string(expr), ','));
+    snprintf(expr, sizeof expr, "denham.legal.find((x) => x.move === '%s').clicks[0]", move);
+    snprintf(cell, sizeof cell, "%s", page_string(expr));
+    free(cdp_call(browser, true, "Page.addScriptToEvaluateOnNewDocument", hold_engine, 10000));
+    free(cdp_call(browser, true, "Page.reload", NULL, 10000));
+    ck_assert_msg(cdp_wait(browser, "document.body.dataset.engine === 'starting' && !!document.body.dataset.drawnMs",
+                           WAIT_MS), "no board before the engine: %s", page_state());
+    ck_assert(page_true("typeof window.releaseEngine === 'function' && document.body.dataset.ready !== 'true'"));
+    /* The kept board is the game's position, visible, and says why it waits. */
+    snprintf(expr, sizeof expr, "denham.board.state.fen === '%s'", fen);
+    ck_assert_msg(page_true(expr), "the kept board is not the game's: %s", page_string("denham.board.state.fen"));
+    ck_assert(page_true("(() => { const r = document.getElementById('board').getBoundingClientRect(); "
+                        "return r.width > 200 && r.height > 200 && r.bottom <= innerHeight + 1; })()"));
+    ck_assert(page_true("document.getElementById('variant').value === 'brandubh'"));
+    ck_assert_str_eq(page_string("document.getElementById('status').textContent"),
+                     "Denham is starting: the board takes moves in a moment.");
+    ck_assert(cdp_screenshot(browser, "build/screenshots/brandubh-engine-starting.png"));
+    /* Clicks and a typed move are refused, and say why. */
+    ck_assert(page_true("(document.getElementById('status').textContent = '', true)"));
+    snprintf(expr, sizeof expr, "[data-cell=\"%s\"]", cell);
+    click(expr);
+    ck_assert_msg(cdp_wait(browser, "document.getElementById('status').textContent.startsWith('Denham is starting')",
+                           5000), "a click said nothing: %s", page_state());
+    set_control("move-input", move);
+    ck_assert(page_true("(document.getElementById('move-form').requestSubmit(), true)"));
+    ck_assert_msg(cdp_wait(browser, "document.getElementById('error-text').textContent.startsWith('Denham is starting')",
+                           5000), "a typed move was not refused: %s", page_state());
+    ck_assert(page_true("denham.state === null && denham.game.moves.length === 0 && !denham.jobs.running"));
+    /* The engine comes up: its board replaces the kept one, the game as it was. */
+    ck_assert(page_true("(releaseEngine(), true)"));
+    ck_assert_msg(cdp_wait(browser, "document.body.dataset.ready === 'true'", WAIT_MS), "no engine: %s", page_state());
+    ck_assert(page_true("document.body.dataset.engine === 'up' && "
+                        "!document.getElementById('board-wrap').classList.contains('starting')"));
+    ck_assert(page_waits_for_a_person());
+    ck_assert_str_eq(page_string("denham.game.moves.join(' ')"), moves);
+    ck_assert_str_eq(page_string("denham.state.fen"), fen);
+    ck_assert(page_true("document.getElementById('variant').options.length > 1"));
+    person_then_denham(g, 2);
+}
+END_TEST
+
 Suite *suite_web_static(void)
 {
     Suite *s = suite_create("web_static");
@@ -297,5 +374,11 @@ Suite *suite_web_static(void)
         tcase_add_test(tc, offline_after_one_visit);
     }
     suite_add_tcase(s, tc);
+    TCase *starting = tcase_create("starting"); /* CK_RUN_CASE=starting: this one alone */
+    tcase_set_timeout(starting, 300);
+    tcase_add_checked_fixture(starting, static_setup, static_teardown);
+    if (web_static())
+        tcase_add_test(starting, board_drawn_before_the_engine_is_up);
+    suite_add_tcase(s, starting);
     return s;
 }

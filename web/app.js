@@ -14,6 +14,7 @@ import { EngineSession } from './session.js';
 import { GameClock } from './clock.js'; // issue 54: clocks
 import { Messages, capitalise, goneText, resultText, refusal, bringIntoView, setWords } from './messages.js';
 import * as record from './record.js';
+import * as preview from './preview.js'; // issue 58: the board before the engine is up
 import { parseInfo, centipawns, renderLines, renderPlot as drawPlot } from './analysis.js';
 import { createReplay } from './replay.js';
 
@@ -111,8 +112,8 @@ function measureDrawn(t0, done) {
 
 function shownMoves() { return app.view === null ? app.game.moves : app.game.moves.slice(0, app.view); }
 
-function positionCommand(moves = shownMoves()) {
-  return moves.length ? `position ${app.game.start} moves ${moves.join(' ')}` : `position ${app.game.start}`;
+function positionCommand(moves = shownMoves(), start = app.game.start) {
+  return moves.length ? `position ${start} moves ${moves.join(' ')}` : `position ${start}`;
 }
 
 function seatName(i) {
@@ -311,10 +312,8 @@ async function sync(drawn = () => {}) {
 }
 
 function show(state, legal) {
-  if (!app.firstShown) { // the first board painted (bench_denham web)
-    app.firstShown = true;
-    afterPaint((at) => { document.body.dataset.drawnMs = String(at); });
-  }
+  firstShown();
+  if (app.starting) app.starting = preview.replaced($('board-wrap')); // the engine's own board from here
   app.state = state;
   app.legal = legal;
   app.turns[shownMoves().length] = { seat: state.turn, chance: state.chance };
@@ -323,6 +322,7 @@ function show(state, legal) {
   render();
   if (app.laps) app.laps.rendered = performance.now() - app.laps.t0;
   persist();
+  if (app.view === null) preview.keep(app.layout.variant, positionCommand(), app.layout, state);
   if (app.laps) app.laps.persisted = performance.now() - app.laps.t0;
 }
 
@@ -736,6 +736,7 @@ async function restartEngine() {
 // Why the board takes no move now, or '' when it takes one.
 function whyNoMove() {
   const st = app.state;
+  if (app.starting) return 'Denham is starting: the board takes moves in a moment.';
   if (!st) return 'The game is still being set up.';
   if (app.view !== null) return `This is a replay: the board shows move ${app.view} of ${app.game.moves.length}. "Play from here" to play on from it${app.myGame ? ', "Back to my game" to return' : ''}.`;
   if (st.result && app.clock.flag) return 'The game is over on time: New game, or choose "none" under Clock to play on.';
@@ -918,6 +919,10 @@ async function main() {
   wire();
   app.session.lineHandlers.push(onEngineLine);
   app.session.stateHandlers.push(onEngineState);
+  const address = record.readAddress();
+  const saved = record.loadSaved();
+  app.board.setFlipped(saved.flipped === true);
+  showKept(address, saved);
   // No engine to be had (every one taken, the server gone): said on the
   // board, with a button to try again, and tried again every 10 s.
   for (;;) {
@@ -947,29 +952,12 @@ async function main() {
   $('threads').max = String(app.threadsMax);
   app.variants = variantLine ? variantLine.split(' var ').slice(1).map((v) => v.trim()) : [];
   const select = $('variant');
-  for (const v of app.variants) {
-    const o = document.createElement('option');
-    o.value = v;
-    o.textContent = v;
-    select.append(o);
-  }
-  // The game to show: the address's (a link), else the one of the last
-  // visit; the seats, settings and analysis of the last visit.
-  const address = record.readAddress();
-  const saved = record.loadSaved();
+  select.replaceChildren(); // the variant of a board drawn before the engine was up
+  for (const v of app.variants) select.append(new Option(v, v));
+  // The game to show; the seats, settings and analysis of the last visit.
   restoreSettings(saved);
-  app.board.setFlipped(saved.flipped === true);
   const dflt = /default (\S+)/.exec(variantLine || '');
-  const known = (v) => v && app.variants.includes(v);
-  const variant = known(address.variant) ? address.variant : known(saved.variant) ? saved.variant
-    : dflt ? dflt[1] : app.variants[0];
-  let game = { start: 'startpos', moves: [] };
-  const savedGame = saved.game && Array.isArray(saved.game.moves) && typeof saved.game.start === 'string' ? saved.game : null;
-  if (address.game) game = address.game;
-  else if (!address.variant && saved.variant === variant && savedGame) game = savedGame;
-  // This visit's game is the one kept (not a link to another): its clocks
-  // and a replay shown over it come back too.
-  const same = saved.variant === variant && savedGame && record.positionArgument(savedGame) === record.positionArgument(game);
+  const { variant, game, same } = record.chooseGame(address, saved, app.variants, dflt ? dflt[1] : app.variants[0]);
   if (saved.variant === variant && Array.isArray(saved.seats) && saved.seats.every((x) => x === 'human' || x === 'engine')) {
     app.seats = saved.seats;
   }
@@ -977,6 +965,25 @@ async function main() {
   await newGame(variant, game.start, game.moves);
   if (same && saved.replay && saved.replay.game && Array.isArray(saved.replay.game.moves)) await replay.reopenReplay(saved.replay);
   document.body.dataset.ready = 'true';
+  performance.mark('denham-ready'); // the board takes moves (bench_denham wasm)
+}
+
+// Before the engine is up (the static page): the board this visit shows,
+// as the engine described it on the last visit (preview.js). It takes no
+// move (app.state stays null; a click says why) until show() replaces it.
+function showKept(address, saved) {
+  const { variant, game, same } = record.chooseGame(address, saved, null, null);
+  if (same && saved.replay && saved.replay.game) return; // a replay is shown over it: wait for the engine
+  if (!preview.draw(app.board, $('board-wrap'), $('variant'), variant, positionCommand(game.moves, game.start))) return;
+  app.starting = true;
+  status(whyNoMove());
+  firstShown();
+}
+
+function firstShown() {
+  if (app.firstShown) return;
+  app.firstShown = true; // the first board painted (bench_denham web, wasm)
+  afterPaint((at) => { document.body.dataset.drawnMs = String(at); });
 }
 
 // The replay of a match, given the app's state and work.

@@ -92,6 +92,21 @@ export function writeAddress(variant, game) {
 
 // ---- localStorage: the last game, seats and settings ----
 
+// The game to show: the address's (a link), else the one of the last
+// visit. variants: the engine's, or null before it is up (the variant
+// named is taken as it is). same: the game is the one kept (not a link
+// to another), so its clocks and a replay shown over it come back too.
+export function chooseGame(address, saved, variants, dflt) {
+  const known = (v) => v && (!variants || variants.includes(v));
+  const variant = known(address.variant) ? address.variant : known(saved.variant) ? saved.variant : dflt;
+  let game = { start: 'startpos', moves: [] };
+  const savedGame = saved.game && Array.isArray(saved.game.moves) && typeof saved.game.start === 'string' ? saved.game : null;
+  if (address.game) game = address.game;
+  else if (!address.variant && saved.variant === variant && savedGame) game = savedGame;
+  const same = saved.variant === variant && savedGame && positionArgument(savedGame) === positionArgument(game);
+  return { variant, game, same };
+}
+
 export function loadSaved() {
   try {
     const v = JSON.parse(localStorage.getItem(KEY) || 'null');

@@ -1,7 +1,7 @@
 /*
  * wasm_bench.c: the WebAssembly build's figures (./build/bench_denham wasm
  * [ROUNDS]; README, "Play without installing"), after make wasm
- * web-static:
+ * web-static (ROUNDS 0: the module's size and the first board only):
  *   - search speed: the nodes per second of `bench` (after a warm-up search
  *     of 500 ms in the same engine, so that the compilers have tiered up)
  *     in Brax, Brandubh, Bolix and Jinxx (each at a depth taking a second
@@ -186,7 +186,7 @@ static int cmp_double(const void *a, const void *b)
 
 static void print_samples(const char *what, double *v, int n, char laps[][64])
 {
-    printf("wasm first board %s, each visit as drawn (module compiled/engine up) ms:", what);
+    printf("wasm first board %s, each visit as drawn (page received/its scripts run/module compiled/engine up/board takes moves) ms:", what);
     for (int i = 0; i < n; i++)
         printf(" %.0f (%s)", v[i], laps[i]);
     qsort(v, (size_t)n, sizeof *v, cmp_double);
@@ -200,9 +200,11 @@ static double drawn_ms(cdp_t *c, char *laps, size_t cap)
 {
     if (!cdp_wait(c, "document.body.dataset.ready === 'true' && !!document.body.dataset.drawnMs", WAIT_MS))
         return -1;
-    snprintf(laps, cap, "%s", cdp_text(c, "['denham-module', 'denham-engine'].map((m) => { const e = "
+    snprintf(laps, cap, "%s", cdp_text(c, "[Math.round(performance.getEntriesByType('navigation')[0].responseEnd), "
+                                          "Math.round(performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd), "
+                                          "...['denham-module', 'denham-engine', 'denham-ready'].map((m) => { const e = "
                                           "performance.getEntriesByName(m)[0]; return e ? Math.round(e.startTime) : "
-                                          "'-'; }).join('/')"));
+                                          "'-'; })].join('/')"));
     return atof(cdp_text(c, "document.body.dataset.drawnMs"));
 }
 
@@ -249,7 +251,8 @@ int wasm_bench(int rounds)
     }
     char url[96];
     snprintf(url, sizeof url, "http://127.0.0.1:%d/", server.port);
-    speed(rounds > 0 ? rounds : 3, url);
+    if (rounds > 0) /* 0: the module and the first board only */
+        speed(rounds, url);
     first_board(&server, url);
     served_stop(&server);
     print_load("after");

@@ -14,7 +14,12 @@ let compiled = null; // the module, fetched and compiled once per page
 
 function engineModule() {
   if (!compiled) {
+    const early = self.denhamEngine; // started at the top of the page (early.js)
+    self.denhamEngine = null;
     compiled = (async () => {
+      if (early) {
+        try { return await early; } catch { /* fetched again, and the failure said, below */ }
+      }
       const r = await fetch(new URL('denham.wasm', import.meta.url));
       if (!r.ok) throw new Error(`the engine (denham.wasm) could not be loaded: the server answered ${r.status}`);
       // Streaming needs the server to say application/wasm (an old nginx may not).
@@ -42,12 +47,17 @@ export class WorkerTransport {
   get shared() { return !!this.input; }
 
   async open() {
-    this.start(await engineModule());
+    const module = engineModule();
+    this.start(module); // the worker loads its scripts while the module compiles
+    await module;
     performance.mark('denham-module'); // the module compiled (bench_denham wasm reads the marks)
     await this.started;
     performance.mark('denham-engine'); // the engine in its worker answers
   }
 
+  // Starts a worker, and the engine in it once module (a compiled module,
+  // or its promise) is there; a module that fails ends the worker (whoever
+  // awaits the module sees why).
   start(module) {
     const buffers = self.crossOriginIsolated ? SharedInput.create() : null;
     this.input = buffers ? new SharedInput(buffers) : null;
@@ -60,7 +70,9 @@ export class WorkerTransport {
       e.preventDefault();
       if (this.worker === worker) this.crashed(e.message || 'the engine\'s worker failed');
     };
-    worker.postMessage({ type: 'start', module, shared: buffers });
+    Promise.resolve(module).then((m) => {
+      if (this.worker === worker) worker.postMessage({ type: 'start', module: m, shared: buffers });
+    }, () => { if (this.worker === worker) this.stopWorker(); });
   }
 
   onMessage(m) {
@@ -84,7 +96,9 @@ export class WorkerTransport {
 
   async restart() {
     this.stopWorker();
-    this.start(await engineModule());
+    const module = engineModule();
+    this.start(module);
+    await module;
     await this.started;
   }
 

@@ -1,0 +1,65 @@
+// preview.js: the board drawn before the engine is up (issue 58: the first
+// board from the offline cache). The static page's engine takes hundreds
+// of milliseconds to compile and start; the last board it described (its
+// own `layout` and `state`, word for word) is kept in localStorage, keyed
+// by the variant and the engine's build (the module's hash, which `make
+// web-static` writes on the page as data-engine-build), and drawn from
+// there at once on the next visit when it is the position that visit
+// shows. It takes no move: the engine's own description replaces it once
+// the engine is up. Pages without a build (the served board) keep nothing.
+// Knows no game; reaches into no other module but record.js's choice of
+// the game to show.
+
+const PREFIX = 'denham.board.';
+
+function engineBuild() { return document.documentElement.dataset.engineBuild || ''; }
+
+// Whether this page keeps boards at all.
+export function enabled() { return !!engineBuild(); }
+
+// Keeps what the engine described at this position (command: the
+// `position` line) of this variant.
+export function keep(variant, command, layout, state) {
+  if (!enabled() || !layout || !state) return;
+  try {
+    localStorage.setItem(PREFIX + variant, JSON.stringify({ build: engineBuild(), command, layout, state }));
+  } catch {
+    // Storage full or refused: the next visit waits for the engine instead.
+  }
+}
+
+// What the engine of this build described at this position of this
+// variant, or null.
+export function find(variant, command) {
+  if (!enabled() || !variant) return null;
+  try {
+    const v = JSON.parse(localStorage.getItem(PREFIX + variant) || 'null');
+    if (!v || v.build !== engineBuild() || v.command !== command) return null;
+    if (!v.layout || !Array.isArray(v.layout.cells) || !v.state) return null;
+    return { layout: v.layout, state: v.state };
+  } catch {
+    return null;
+  }
+}
+
+// Draws the kept board of this variant at this position, if any, on
+// board (board.js: it takes no move), in wrap, the variant named in
+// select; marks the page as waiting for its engine. Whether it drew.
+export function draw(board, wrap, select, variant, command) {
+  const kept = find(variant, command);
+  if (!kept) return false;
+  document.body.dataset.engine = 'starting'; // for the eye (style.css) and the tests
+  wrap.classList.add('starting');
+  select.append(new Option(variant, variant));
+  board.setLayout(kept.layout);
+  wrap.style.aspectRatio = String(board.aspect());
+  board.setPosition(kept.state, [], false);
+  return true;
+}
+
+// The engine's own board is drawn: the page no longer waits (false).
+export function replaced(wrap) {
+  document.body.dataset.engine = 'up';
+  wrap.classList.remove('starting');
+  return false;
+}
