@@ -203,7 +203,15 @@ test-poll: build/test_denham build/denham_poll denham
 # A crash fails the target and leaves build/fuzz/crash-<target>-*: commit
 # it to tests/fuzz/corpus/<target> once fixed, so make test replays it.
 # The malloc limit admits Hash 16384 (a lazily touched 16 GiB table).
-build/fuzz/%: tests/fuzz/targets.c tests/fuzz/session.c tests/fuzz/libfuzzer_main.c bench/tools/json_check.c $(MATCH_SRC) $(LIB_SRC)
+# Every source but the one naming the target is compiled once, into
+# build/fuzzobj/, and shared by the twelve binaries.
+FUZZ_SHARED_OBJ := $(patsubst %.c,build/fuzzobj/%.o,tests/fuzz/targets.c tests/fuzz/session.c bench/tools/json_check.c $(MATCH_SRC) $(LIB_SRC))
+
+build/fuzzobj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CSTD) $(FUZZFLAGS) -MMD -MP -c -o $@ $<
+
+build/fuzz/%: tests/fuzz/libfuzzer_main.c $(FUZZ_SHARED_OBJ)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CSTD) $(FUZZFLAGS) -DFUZZ_TARGET=$* -o $@ $^ $(LDLIBS) -lm
 
