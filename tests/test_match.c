@@ -42,6 +42,11 @@ START_TEST(elo_from_wdl)
     ck_assert_double_eq_tol(e.elo, 0.0, 1e-9);
     ck_assert_double_eq_tol(e.los, 0.5, 1e-12);
     ck_assert(isinf(stats_elo((wdl_t){5, 0, 0}).elo));
+    /* Every game drawn: no spread, and Elo 0 as printed, not "-0.0". */
+    e = stats_elo((wdl_t){0, 12, 0});
+    char line[64];
+    snprintf(line, sizeof line, "%+.1f [%+.1f, %+.1f]", e.elo, e.elo_low, e.elo_high);
+    ck_assert_str_eq(line, "+0.0 [+0.0, +0.0]");
 }
 END_TEST
 

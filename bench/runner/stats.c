@@ -16,7 +16,7 @@ double stats_elo_of_score(double score)
         return -INFINITY;
     if (score >= 1.0)
         return INFINITY;
-    return -400.0 * log10(1.0 / score - 1.0);
+    return 400.0 * log10(score / (1.0 - score)); /* (+0.0 at an even score: the printed Elo is never "-0.0") */
 }
 
 void stats_wilson(double successes, int n, double *low, double *high)
