@@ -216,6 +216,8 @@ build/fuzzobj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CSTD) $(FUZZFLAGS) -MMD -MP -c -o $@ $<
 
+.SECONDARY: $(FUZZ_SHARED_OBJ) # kept after the build, not removed as intermediate files
+
 build/fuzz/%: tests/fuzz/libfuzzer_main.c $(FUZZ_SHARED_OBJ)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CSTD) $(FUZZFLAGS) -DFUZZ_TARGET=$* -o $@ $^ $(LDLIBS) -lm

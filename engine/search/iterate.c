@@ -78,7 +78,9 @@ static score_t aspirate(ctx_t *c, int depth, const line_t *prev)
     }
     for (;;) {
         score_t sc = negamax(c, depth, 0, alpha, beta, true);
-        if (c->stopped)
+        /* A full window's answer is final, even at its very edge (a score
+         * of -SCORE_INF): searching it again would answer the same, for ever. */
+        if (c->stopped || (alpha <= -SCORE_INF && beta >= SCORE_INF))
             return sc;
         if (sc <= alpha || sc >= beta)
             report_bound(c, depth, sc, sc >= beta, prev);
