@@ -166,7 +166,7 @@ test-cluster: denham denham-match
 # Every suite under ASan and UBSan but those that only drive the release
 # binaries and Chromium (the command line's, the server's, the browser's,
 # the documents'): no sanitizer of this build sees what they run, and
-# make test has run them (about 15 minutes of CI saved).
+# make test has run them.
 SAN_SKIP := cli serve web web_learn web_board web_static docs
 sanitize: build/test_denham_san denham denham-match
 	DENHAM_SKIP_SUITES="$(SAN_SKIP)" ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/test_denham_san
@@ -209,7 +209,7 @@ test-poll: build/test_denham build/denham_poll denham
 # it to tests/fuzz/corpus/<target> once fixed, so make test replays it.
 # The malloc limit admits Hash 16384 (a lazily touched 16 GiB table).
 # Every source but the one naming the target is compiled once, into
-# build/fuzzobj/, and shared by the twelve binaries.
+# build/fuzzobj/, and shared by every target's binary.
 FUZZ_SHARED_OBJ := $(patsubst %.c,build/fuzzobj/%.o,tests/fuzz/targets.c tests/fuzz/session.c bench/tools/json_check.c $(MATCH_SRC) $(LIB_SRC))
 
 build/fuzzobj/%.o: %.c
