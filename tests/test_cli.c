@@ -298,24 +298,45 @@ START_TEST(solve_transcripts)
     char cmd[512];
     snprintf(cmd, sizeof cmd, "./denham solve %s; echo status $?", pos);
     const char *out = shell(cmd);
-    const char *won = "win for the defenders in at most 5 plies, first move d3c3\nnodes ";
+    /* Without a proof the length is the search's count, named as such. */
+    const char *won = "win for the defenders, first move d3c3 (the search counted 5 plies, unchecked: --proof checks a "
+                      "bound)\nnodes ";
     ck_assert_msg(strncmp(out, won, strlen(won)) == 0, "%s", out);
     ck_assert_msg(strstr(out, " table 16 MiB threads 1\nstatus 0\n"), "%s", out);
     snprintf(cmd, sizeof cmd, "./denham solve %s --json", pos);
     out = shell(cmd);
-    ck_assert_msg(strstr(out, "\"result\":\"win\",\"winner\":\"defenders\",\"plies\":5,\"bestmove\":\"d3c3\","),
+    ck_assert_msg(strstr(out, "\"result\":\"win\",\"winner\":\"defenders\",\"search_plies\":5,\"bestmove\":\"d3c3\","),
                   "%s", out);
     ck_assert(strstr(out, "\"defenders\":{\"win\":\"proved\""));
 
     shell("rm -f build/cli-proof.txt build/cli-proof.txt.gz");
-    snprintf(cmd, sizeof cmd, "./denham solve %s --proof build/cli-proof.txt | tail -1; echo status $?", pos);
+    /* With one, the proof's longest line; the writer's counts are the
+     * checker's. */
+    snprintf(cmd, sizeof cmd, "./denham solve %s --proof build/cli-proof.txt --json; echo status $?", pos);
     out = shell(cmd);
-    ck_assert_msg(strncmp(out, "proof build/cli-proof.txt: ", strlen("proof build/cli-proof.txt: ")) == 0 &&
-                      strstr(out, " moves, the longest line 5 plies; checked by the reference rules: good\nstatus 0\n"),
+    ck_assert_msg(strstr(out, "\"winner\":\"defenders\",\"plies\":5,\"search_plies\":5,\"bestmove\":\"d3c3\",") &&
+                      strstr(out, "\"proof\":{\"file\":\"build/cli-proof.txt\",\"checked\":true}") &&
+                      strstr(out, "\nstatus 0\n"),
                   "%s", out);
+    snprintf(cmd, sizeof cmd, "./denham solve %s --proof build/cli-proof.txt; echo status $?", pos);
+    out = shell(cmd);
+    ck_assert_msg(strncmp(out, "win for the defenders in at most 5 plies, first move d3c3 (the proof's longest line)\n",
+                          strlen("win for the defenders in at most 5 plies, first move d3c3 (the proof's longest line)\n")) == 0 &&
+                      strstr(out, "\nstatus 0\n"),
+                  "%s", out);
+    const char *summary = strstr(out, "\nproof build/cli-proof.txt: ");
+    ck_assert_msg(summary && strstr(summary, ", the longest line 5 plies; checked by the reference rules: good\n"), "%s", out);
+    unsigned long long moves = 0, stars = 0;
+    ck_assert(sscanf(summary, "\nproof build/cli-proof.txt: %llu moves and %llu '*' lines,", &moves, &stars) == 2);
+    char counts[200];
+    snprintf(counts, sizeof counts, "# %llu moves and %llu '*' lines; the longest line 5 plies\n", moves, stars);
+    out = shell("sed -n 2p build/cli-proof.txt");
+    ck_assert_str_eq(out, counts);
     out = shell("./denham solve --check build/cli-proof.txt; echo status $?");
     const char *checked = "build/cli-proof.txt:1: checked: win for the defenders in at most 5 plies (";
     ck_assert_msg(strncmp(out, checked, strlen(checked)) == 0 && strstr(out, "\nstatus 0\n"), "%s", out);
+    snprintf(counts, sizeof counts, "(%llu moves and %llu '*' lines, lines 1-", moves, stars);
+    ck_assert_msg(strstr(out, counts), "%s wanted in %s", counts, out);
     /* The winning first move changed: the attackers' answers no longer fit. */
     out = shell("sed 's/^1 d3c3$/1 d3b3/' build/cli-proof.txt > build/cli-proof-bad.txt; "
                 "./denham solve --check build/cli-proof-bad.txt 2>&1; echo status $?");
@@ -347,12 +368,13 @@ START_TEST(solve_transcripts)
     /* analyse --solve: a line in text, a member in JSON, where settled. */
     out = shell("printf 'fen 3ad2/3a2a/ad5/1d5/a2k2d/3a3/3a1a1 d\nstartpos\n' | "
                 "./denham analyse --variant brandubh --depth 3 --solve 200000");
-    ck_assert_msg(strstr(out, "\n1 solve win for the defenders in at most 5 plies, first move d3c3 nodes ") &&
+    ck_assert_msg(strstr(out, "\n1 solve win for the defenders, first move d3c3 (the search counted 5 plies, unchecked: "
+                              "--proof checks a bound) nodes ") &&
                       !strstr(out, "2 solve"),
                   "%s", out);
     out = shell("printf 'fen 3ad2/3a2a/ad5/1d5/a2k2d/3a3/3a1a1 d\n' | "
                 "./denham analyse --variant brandubh --depth 3 --solve 200000 --json");
-    ck_assert_msg(strstr(out, ",\"solve\":{\"result\":\"win\",\"winner\":\"defenders\",\"plies\":5,"), "%s", out);
+    ck_assert_msg(strstr(out, ",\"solve\":{\"result\":\"win\",\"winner\":\"defenders\",\"search_plies\":5,"), "%s", out);
 }
 END_TEST
 

@@ -17,6 +17,7 @@
 #include "../engine/games/brax/brax.h"
 #include "../engine/reference/check.h"
 #include "../engine/solve/solve.h"
+#include "../protocol/cli/solve_cli.h"
 #include "helpers.h"
 
 #define TABLE_MB 16
@@ -101,8 +102,22 @@ static solve_result_t solve_for(solver_t *s, const game_t *g, const position_t *
     return solver_run(s, &req);
 }
 
+/* The figures the checker reports for a proof: "... in at most H plies
+ * (M moves and S '*' lines, lines A-B)" (H -1 for a proof of no win; no
+ * "and S" when there is none). */
+static void checked_figures(const char *report, int *height, unsigned long long *moves, unsigned long long *stars)
+{
+    const char *at = strstr(report, " in at most ");
+    *height = at ? atoi(at + strlen(" in at most ")) : -1;
+    const char *paren = strrchr(report, '(');
+    ck_assert_msg(paren && sscanf(paren, "(%llu move", moves) == 1, "%s", report);
+    const char *and = strstr(paren, " and ");
+    *stars = and ? strtoull(and + 5, NULL, 10) : 0;
+}
+
 /* Writes the proof of r's result for req to a file and checks it with the
- * reference checker; the file's name (static). */
+ * reference checker; the file's name (static). What the writer says of its
+ * proof (moves, "*" lines, the longest line) is what the checker counts. */
 static const char *proof_checks(solver_t *s, const solve_request_t *req, solve_status_t claim, const char *position)
 {
     static char path[64];
@@ -111,15 +126,29 @@ static const char *proof_checks(solver_t *s, const solve_request_t *req, solve_s
     ck_assert_ptr_nonnull(f);
     proof_header_t h = {position};
     char err[300];
-    bool written = proof_write(s, req, claim, &h, f, NULL, err, sizeof err);
+    proof_stats_t st;
+    bool written = proof_write(s, req, claim, &h, f, &st, err, sizeof err);
     fclose(f);
     ck_assert_msg(written, "%s: %s", position, err);
     f = fopen(path, "r");
-    FILE *report = fopen("/dev/null", "w");
-    bool ok = check_proofs(f, path, report, err, sizeof err);
+    char *report = NULL;
+    size_t report_len = 0;
+    FILE *rf = open_memstream(&report, &report_len);
+    bool ok = check_proofs(f, path, rf, err, sizeof err);
     fclose(f);
-    fclose(report);
+    fclose(rf);
     ck_assert_msg(ok, "%s: %s", position, err);
+    int height;
+    unsigned long long moves, stars;
+    checked_figures(report, &height, &moves, &stars);
+    ck_assert_msg(moves == st.moves && stars == st.stars, "%s: written %llu moves and %llu '*' lines; %s", position,
+                  (unsigned long long)st.moves, (unsigned long long)st.stars, report);
+    if (claim == SOLVE_PROVEN) {
+        ck_assert_msg(height == st.height, "%s: written the longest line %d; %s", position, st.height, report);
+        bool moves_first = req->game->team_of[req->game->to_move(&req->root)] == req->side;
+        ck_assert_msg((st.first != MOVE_NONE) == moves_first, "%s: first move %u", position, (unsigned)st.first);
+    }
+    free(report);
     return path;
 }
 
@@ -356,6 +385,49 @@ START_TEST(threads_agree)
 }
 END_TEST
 
+/* The length a win is reported with is the checked proof's longest line,
+ * never the search's own count (which the writer need not retrace: a
+ * replaced entry is searched again, a position is written once); without
+ * a proof no bound is claimed. Brandubh's win-in-4-a (7 plies). */
+START_TEST(reported_length_is_the_proofs)
+{
+    const game_t *g = &brandubh_v1;
+    const char *fen = "3aa2/6a/1a3a1/1a3d1/d6/d3d2/1a1ka2 d";
+    solver_t *s = solver_new(TABLE_MB);
+    position_t pos;
+    load_fen(g, &pos, fen);
+    solve_request_t req = {.game = g, .root = pos};
+    solve_both_t b = solve_both(s, &req);
+    ck_assert_int_eq(b.verdict, VERDICT_WIN);
+    req.side = b.winner;
+    const char *path = proof_checks(s, &req, SOLVE_PROVEN, "fen 3aa2/6a/1a3a1/1a3d1/d6/d3d2/1a1ka2 d");
+    FILE *f = fopen(path, "w");
+    proof_stats_t st;
+    char err[300], words[512], want[200], mv[GAME_MOVE_TEXT_MAX];
+    ck_assert(proof_write(s, &req, SOLVE_PROVEN, &(proof_header_t){"fen 3aa2/6a/1a3a1/1a3d1/d6/d3d2/1a1ka2 d"}, f,
+                          &st, err, sizeof err));
+    fclose(f);
+    ck_assert_int_eq(st.height, 7);
+    g->move_text(&pos, st.first, mv, sizeof mv);
+    snprintf(want, sizeof want, "win for the defenders in at most %d plies, first move %s (the proof's longest line)",
+             st.height, mv);
+    solve_words(words, sizeof words, g, &pos, &b, &st);
+    ck_assert_str_eq(words, want);
+    /* A search that counted fewer plies than the proof holds: the proof's
+     * length stands, the search's count is named as such. */
+    b.side[b.winner].dist = st.height - 2;
+    solve_words(words, sizeof words, g, &pos, &b, &st);
+    snprintf(want, sizeof want, "win for the defenders in at most %d plies, first move %s (the proof's longest "
+             "line; the search counted %d)", st.height, mv, st.height - 2);
+    ck_assert_str_eq(words, want);
+    /* No proof: no bound claimed. */
+    solve_words(words, sizeof words, g, &pos, &b, NULL);
+    ck_assert_msg(!strstr(words, "at most") && strstr(words, "(the search counted 5 plies, unchecked"), "%s", words);
+    remove(path);
+    solver_free(s);
+}
+END_TEST
+
 /* Budgets: a node limit stops an open search with its numbers. */
 START_TEST(budget_leaves_it_open)
 {
@@ -387,6 +459,7 @@ Suite *suite_solve(void)
     tcase_add_test(tc, endgames_solved_outright);
     tcase_add_test(tc, threads_agree);
     tcase_add_test(tc, budget_leaves_it_open);
+    tcase_add_test(tc, reported_length_is_the_proofs);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -81,7 +81,8 @@ typedef struct checker {
     size_t index_size;
     char (*hist)[REF_KEY_MAX]; /* repetition keys of the game before the root */
     int n_hist;
-    uint64_t moves_seen;
+    uint64_t moves_seen; /* "DEPTH MOVE" lines, references included */
+    uint64_t stars_seen; /* "DEPTH * ANSWER..." lines */
 } checker_t;
 
 static bool fault(checker_t *c, uint32_t line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -364,6 +365,7 @@ static bool read_move(checker_t *c, char *text)
             return fault(c, c->lineno, "the claim is within %d plies; the answers after '*' are beyond", c->plies);
         memcpy(up->star, move + 2, strlen(move + 2) + 1);
         up->star_line = c->lineno;
+        c->stars_seen++;
         return true;
     }
     char *eq = strstr(move, " = ");
@@ -541,8 +543,10 @@ static bool check_one(checker_t *c, FILE *in, char **buf, size_t *cap, uint32_t 
         fprintf(report, " in at most %d %s", c->nodes[0].height, c->nodes[0].height == 1 ? "ply" : "plies");
     else if (c->plies)
         fprintf(report, " within %d plies", c->plies);
-    fprintf(report, " (%llu %s, lines %u-%u)\n", (unsigned long long)c->moves_seen, c->moves_seen == 1 ? "move" : "moves",
-            start, c->lineno);
+    fprintf(report, " (%llu %s", (unsigned long long)c->moves_seen, c->moves_seen == 1 ? "move" : "moves");
+    if (c->stars_seen)
+        fprintf(report, " and %llu '*' line%s", (unsigned long long)c->stars_seen, c->stars_seen == 1 ? "" : "s");
+    fprintf(report, ", lines %u-%u)\n", start, c->lineno);
     (void)first;
     return true;
 }
@@ -575,7 +579,7 @@ bool check_proofs(FILE *in, const char *name, FILE *report, char *err, size_t er
         }
         c.n_nodes = c.arena_len = 0;
         c.n_hist = 0;
-        c.moves_seen = 0;
+        c.moves_seen = c.stars_seen = 0;
         if (c.index)
             memset(c.index, 0, c.index_size * sizeof *c.index);
         ok = check_one(&c, in, &buf, &cap, head, report);

@@ -14,7 +14,9 @@
 
 /* Checks every proof in `in` (named `name` in messages). For each proof
  * checked, one line on `report`: "NAME:LINE: checked: win for defenders in
- * at most 9 plies (123 moves)". On the first fault, false with "NAME:LINE:
+ * at most 9 plies (123 moves and 40 '*' lines, lines 1-168)": moves written
+ * (references included) and "*" lines apart, as proof.c counts them. On
+ * the first fault, false with "NAME:LINE:
  * what is wrong" in err (the line of the fault, or of the position it
  * concerns). */
 bool check_proofs(FILE *in, const char *name, FILE *report, char *err, size_t errlen);

@@ -460,11 +460,33 @@ static bool write_node(writer_t *w, int depth)
     return true;
 }
 
+/* The proof's figures, as the checker counts them: moves written (a
+ * reference is a move), "*" lines apart; the first move. */
+static void proof_count(writer_t *w)
+{
+    w->stats->moves = w->stats->stars = 0;
+    w->stats->first = MOVE_NONE;
+    for (uint32_t i = 1; i < w->n; i++) {
+        if (w->nodes[i].star)
+            w->stats->stars++;
+        else
+            w->stats->moves++;
+    }
+    if (w->n > 1 && w->nodes[1].depth == 1 && !w->nodes[1].star &&
+        (w->g->team_of[w->g->to_move(&w->req->root)] == w->side) == w->win)
+        w->stats->first = w->nodes[1].move;
+    w->stats->height = w->nodes[0].height;
+}
+
 static void print_proof(writer_t *w, const proof_header_t *h, FILE *out)
 {
     const game_t *g = w->g;
-    fprintf(out, "denham-proof 1\n# %u move%s; the longest line %d pl%s\n", w->n - 1, w->n == 2 ? "" : "s",
-            w->nodes[0].height, w->nodes[0].height == 1 ? "y" : "ies");
+    proof_count(w);
+    uint64_t moves = w->stats->moves, stars = w->stats->stars;
+    fprintf(out, "denham-proof 1\n# %llu move%s", (unsigned long long)moves, moves == 1 ? "" : "s");
+    if (stars)
+        fprintf(out, " and %llu '*' line%s", (unsigned long long)stars, stars == 1 ? "" : "s");
+    fprintf(out, "; the longest line %d pl%s\n", w->nodes[0].height, w->nodes[0].height == 1 ? "y" : "ies");
     fprintf(out, "variant %s\nposition %s\nclaim %s %s", g->name, h->position, w->win ? "win" : "no-win",
             g->player_names[w->side]);
     if (w->req->plies)
@@ -517,11 +539,8 @@ bool proof_write(solver_t *s, const solve_request_t *req, solve_status_t claim, 
             snprintf(err, errlen, "no proof found in the table for this claim");
     }
     s->threads = threads;
-    if (ok) {
+    if (ok)
         print_proof(&w, h, out);
-        stats->lines = w.n - 1;
-        stats->height = w.nodes[0].height;
-    }
     for (int i = 0; i <= SOLVE_MAX_PLY; i++)
         free(w.kids[i]);
     if (w.probe)

@@ -85,7 +85,12 @@ typedef struct solve_request {
 typedef struct solve_result {
     solve_status_t status;
     uint32_t pn, dn;  /* the root's, when open */
-    int dist;         /* proven: plies to the win by the proof found (an upper bound) */
+    /* Proven: plies to the win by the search's own count (its table's
+     * values). Each stored value was a bound when stored, but the proof
+     * writer does not retrace them (replaced entries are searched again,
+     * a position is written once): only a written proof's height is a
+     * checked bound (PROTOCOL.md, "Solving"). */
+    int dist;
     move_t best;      /* proven with P to move: the first move of the proof */
     uint64_t nodes;   /* positions made, every thread */
     int64_t ms;
@@ -157,8 +162,10 @@ typedef struct proof_header {
 } proof_header_t;
 
 typedef struct proof_stats {
-    uint64_t lines;   /* moves written */
-    int height;       /* the longest line, in plies */
+    uint64_t moves;    /* moves written ("DEPTH MOVE" lines, references included), as the checker counts them */
+    uint64_t stars;    /* "DEPTH * ANSWER..." lines (each stands for moves not written) */
+    int height;        /* the longest line, in plies: the proof's bound on a win's length */
+    move_t first;      /* the proof's first move (MOVE_NONE where the root's every move is written) */
     uint64_t resolved; /* positions searched again to write it */
 } proof_stats_t;
 

@@ -221,7 +221,7 @@ static void print_line(FILE *out, const options_t *o, const record_t *r, int ind
     }
     if (o->json && solved) {
         fputs("],\"solve\":{", out);
-        solve_json_fields(out, g, &r->pos, solved);
+        solve_json_fields(out, g, &r->pos, solved, NULL);
         fputs("}}\n", out);
         return;
     }
@@ -284,7 +284,7 @@ int analyse_main(int argc, char **argv, FILE *out)
                 print_line(out, &o, &r, index, text, k, &lines[k], proved ? &solved : NULL);
             if (proved && !o.json) {
                 char words[512];
-                solve_words(words, sizeof words, o.game, &r.pos, &solved);
+                solve_words(words, sizeof words, o.game, &r.pos, &solved, NULL);
                 fprintf(out, "%d solve %s nodes %llu time %lld\n", index, words, (unsigned long long)solved.nodes,
                         (long long)solved.ms);
             }

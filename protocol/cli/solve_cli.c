@@ -86,17 +86,31 @@ static void move_text(const game_t *g, const position_t *root, move_t m, char *b
         g->move_text(root, m, buf, len);
 }
 
-void solve_words(char *buf, size_t len, const game_t *g, const position_t *root, const solve_both_t *b)
+void solve_words(char *buf, size_t len, const game_t *g, const position_t *root, const solve_both_t *b,
+                 const proof_stats_t *proof)
 {
     char mv[GAME_MOVE_TEXT_MAX];
     switch (b->verdict) {
     case VERDICT_WIN: {
+        /* The length: a checked proof's longest line is a bound; the
+         * search's own count is only its count (solve.h, dist). */
         const solve_result_t *r = &b->side[b->winner];
-        int n = snprintf(buf, len, "win for %s in at most %d %s", side_words(g, b->winner, false), r->dist,
-                         plies_word(r->dist));
-        if (r->best != MOVE_NONE && n > 0 && (size_t)n < len) {
-            move_text(g, root, r->best, mv, sizeof mv);
-            snprintf(buf + n, len - (size_t)n, ", first move %s", mv);
+        move_t first = proof && proof->first != MOVE_NONE ? proof->first : r->best;
+        int n = proof ? snprintf(buf, len, "win for %s in at most %d %s", side_words(g, b->winner, false),
+                                 proof->height, plies_word(proof->height))
+                      : snprintf(buf, len, "win for %s", side_words(g, b->winner, false));
+        if (first != MOVE_NONE && n > 0 && (size_t)n < len) {
+            move_text(g, root, first, mv, sizeof mv);
+            n += snprintf(buf + n, len - (size_t)n, ", first move %s", mv);
+        }
+        if (n > 0 && (size_t)n < len) {
+            if (!proof)
+                snprintf(buf + n, len - (size_t)n, " (the search counted %d %s, unchecked: --proof checks a bound)",
+                         r->dist, plies_word(r->dist));
+            else if (proof->height != r->dist)
+                snprintf(buf + n, len - (size_t)n, " (the proof's longest line; the search counted %d)", r->dist);
+            else
+                snprintf(buf + n, len - (size_t)n, " (the proof's longest line)");
         }
         break;
     }
@@ -120,16 +134,21 @@ void solve_words(char *buf, size_t len, const game_t *g, const position_t *root,
     }
 }
 
-void solve_json_fields(FILE *out, const game_t *g, const position_t *root, const solve_both_t *b)
+void solve_json_fields(FILE *out, const game_t *g, const position_t *root, const solve_both_t *b,
+                       const proof_stats_t *proof)
 {
     static const char *const results[] = {"win", "draw", "no-win", "unknown"};
     fprintf(out, "\"result\":\"%s\",", results[b->verdict]);
     if (b->verdict == VERDICT_WIN) {
         const solve_result_t *r = &b->side[b->winner];
-        fprintf(out, "\"winner\":\"%s\",\"plies\":%d,", side_name(g, b->winner), r->dist);
-        if (r->best != MOVE_NONE) {
+        move_t first = proof && proof->first != MOVE_NONE ? proof->first : r->best;
+        fprintf(out, "\"winner\":\"%s\",", side_name(g, b->winner));
+        if (proof)
+            fprintf(out, "\"plies\":%d,", proof->height);
+        fprintf(out, "\"search_plies\":%d,", r->dist);
+        if (first != MOVE_NONE) {
             char mv[GAME_MOVE_TEXT_MAX];
-            move_text(g, root, r->best, mv, sizeof mv);
+            move_text(g, root, first, mv, sizeof mv);
             fprintf(out, "\"bestmove\":\"%s\",", mv);
         }
     }
@@ -286,7 +305,7 @@ static void progress(void *ctx, const solve_progress_t *p)
 /* Writes the proof(s) of the verdict to o->proof and checks the file with
  * the reference rules; 0, or 1 with a message. */
 static int write_proofs(solver_t *s, const solve_request_t *base, const options_t *o, const solve_both_t *b,
-                        FILE *out, char *summary, size_t len)
+                        proof_stats_t *win, char *summary, size_t len)
 {
     int sides[2], claims = 0;
     solve_status_t claim = SOLVE_DISPROVEN;
@@ -307,7 +326,7 @@ static int write_proofs(solver_t *s, const solve_request_t *base, const options_
         fprintf(stderr, "denham solve: cannot write %s\n", o->proof);
         return 1;
     }
-    uint64_t lines = 0;
+    uint64_t moves = 0, stars = 0;
     int height = 0;
     for (int i = 0; i < claims; i++) {
         solve_request_t r = *base;
@@ -320,9 +339,12 @@ static int write_proofs(solver_t *s, const solve_request_t *base, const options_
             fprintf(stderr, "denham solve: no proof written: %s\n", err);
             return 1;
         }
-        lines += st.lines;
+        moves += st.moves;
+        stars += st.stars;
         if (st.height > height)
             height = st.height;
+        if (claim == SOLVE_PROVEN)
+            *win = st;
     }
     if (fclose(f) != 0) {
         fprintf(stderr, "denham solve: cannot write %s\n", o->proof);
@@ -336,9 +358,13 @@ static int write_proofs(solver_t *s, const solve_request_t *base, const options_
         fclose(in);
     if (devnull)
         fclose(devnull);
-    snprintf(summary, len, "%s: %llu %s, the longest line %d %s; checked by the reference rules: %s", o->proof,
-             (unsigned long long)lines, lines == 1 ? "move" : "moves", height, plies_word(height), ok ? "good" : err);
-    (void)out;
+    char star_words[64] = "";
+    if (stars)
+        snprintf(star_words, sizeof star_words, " and %llu '*' line%s", (unsigned long long)stars,
+                 stars == 1 ? "" : "s");
+    snprintf(summary, len, "%s: %llu %s%s, the longest line %d %s; checked by the reference rules: %s", o->proof,
+             (unsigned long long)moves, moves == 1 ? "move" : "moves", star_words, height, plies_word(height),
+             ok ? "good" : err);
     return ok ? 0 : 1;
 }
 
@@ -390,9 +416,12 @@ int solve_main(int argc, char **argv, FILE *out)
 #endif
     solve_both_t b = solve_both(s, &req);
     char words[512], summary[800] = "";
-    solve_words(words, sizeof words, g, &r.pos, &b);
+    /* A win's length is the checked proof's, when one is written. */
+    proof_stats_t win = {.height = -1};
     if (o->proof)
-        status = write_proofs(s, &req, o, &b, out, summary, sizeof summary);
+        status = write_proofs(s, &req, o, &b, &win, summary, sizeof summary);
+    const proof_stats_t *proof = status == 0 && win.height >= 0 ? &win : NULL;
+    solve_words(words, sizeof words, g, &r.pos, &b, proof);
 #ifndef __wasi__
     sigaction(SIGINT, &old, NULL);
 #endif
@@ -401,7 +430,7 @@ int solve_main(int argc, char **argv, FILE *out)
         fprintf(out, "{\"variant\":\"%s\",\"position\":", g->name);
         put_json_string(out, o->position);
         fputc(',', out);
-        solve_json_fields(out, g, &r.pos, &b);
+        solve_json_fields(out, g, &r.pos, &b, proof);
         fputs(",\"words\":", out);
         put_json_string(out, words);
         if (summary[0]) {
