@@ -3,6 +3,7 @@
 # repository's top, with ./denham built:
 #   bench/proofs/make-proofs.sh suites      every "result win" line of bench/suites/
 #   bench/proofs/make-proofs.sh defence     every losing alternative of brandubh-v2-defence.txt
+#                                           not proved yet (NODES: the budget of each, 200M by default)
 #   bench/proofs/make-proofs.sh shortest    each suite win at its shortest (and none shorter)
 #   bench/proofs/make-proofs.sh first-moves VARIANT NODES   one first move of each symmetry class, both sides
 #   bench/proofs/make-proofs.sh start VARIANT SECONDS       the start position, its numbers over time
@@ -28,7 +29,7 @@ solve() {
     s_out=$( { /usr/bin/time -f "cpu %U %S" nice -n 10 "$DENHAM" solve "$@" --hash "$HASH" --progress 0 \
         --proof "$s_proof"; } 2>&1)
     s_end=$(date +%s.%N)
-    s_words=$(printf '%s\n' "$s_out" | head -1)
+    s_words=$(printf '%s\n' "$s_out" | grep -E '^(win for|draw|no win|unknown)' | head -1)
     s_nodes=$(printf '%s\n' "$s_out" | sed -n 's/^nodes \([0-9]*\) .*/\1/p')
     s_cpu=$(printf '%s\n' "$s_out" | sed -n 's/^cpu \([0-9.]*\) \([0-9.]*\)$/\1 \2/p' | awk '{printf "%.1f", $1 + $2}')
     s_summary=$(printf '%s\n' "$s_out" | sed -n 's/^proof [^:]*: \(.*\)$/\1/p')
@@ -58,8 +59,10 @@ suites)
     done
     ;;
 defence)
+    # A move whose proof is already here is skipped (its line kept in the
+    # table): delete bench/proofs/defence/ to make them all again.
     tsv=bench/proofs/defence.tsv
-    : > "$tsv"
+    [ -d bench/proofs/defence ] || : > "$tsv"
     file=bench/suites/brandubh-v2-defence.txt
     grep -v '^#' "$file" | grep ';' | while IFS=';' read -r pos rest; do
         id=$(printf '%s' "$rest" | sed 's/.*id //')
@@ -73,6 +76,7 @@ defence)
             losing=$(for m in $all; do [ " $bm " = " $m " ] || [ -z "${bm##*$m*}" ] || echo "$m"; done)
         fi
         for m in $losing; do
+            [ -f "bench/proofs/defence/$id/$m.txt" ] || [ -f "bench/proofs/defence/$id/$m.txt.gz" ] && continue
             solve "$tsv" "$id/$m" "bench/proofs/defence/$id/$m.txt" --variant brandubh-v2 $pos $m \
                 --side defenders --nodes "${NODES:-200000000}"
         done
