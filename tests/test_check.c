@@ -63,7 +63,8 @@ START_TEST(answers_for_the_rest)
                                "moves f4f1 b1c1\nclaim win defenders\n1 f1f2\n";
     char text[512];
     snprintf(text, sizeof text, "%s2 * d1g1 d1a1\nend\n", head);
-    ck_assert_str_eq(check_text(text), "ok p.txt:1: checked: win for the defenders in at most 3 plies (1 move, lines 1-7)\n");
+    ck_assert_str_eq(check_text(text),
+                     "ok p.txt:1: checked: win for the defenders in at most 3 plies (1 move and 1 '*' line, lines 1-7)\n");
     /* An answer that meets none of them (the attacker on c1 blocks it). */
     snprintf(text, sizeof text, "%s2 * d1a1\nend\n", head);
     const char *out = check_text(text);
