@@ -123,7 +123,7 @@ start)
     # The start position for both sides, with its numbers every 30 s.
     variant=${2:?variant} seconds=${3:?seconds}
     mkdir -p bench/proofs/start
-    log=bench/proofs/start/$variant-curve.txt
+    log=bench/proofs/start/$variant-curve.log
     {
         echo "# denham solve --variant $variant --seconds $seconds --hash $HASH --progress 30 (one thread, nice 10)"
         echo "# $(date -u +%Y-%m-%dT%H:%MZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
