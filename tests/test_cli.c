@@ -383,7 +383,7 @@ END_TEST
  * a machine has (its node array grew with its text arena). */
 START_TEST(committed_proofs_check)
 {
-    /* One check per file, on every core (66 files, about 3 minutes of one
+    /* One check per file, on every core (154 files, about 4 minutes of one
      * core): each prints "ok FILE" or "bad FILE: its error". */
     const char *out = shell("find bench/proofs -name '*.txt' -o -name '*.txt.gz' | sort | "
                             "xargs -P \"$(nproc)\" -I{} sh -c 'f={}; err=$(case $f in "
