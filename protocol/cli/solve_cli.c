@@ -257,7 +257,7 @@ static int read_args(int argc, char **argv, options_t *o)
     if (limits > 1)
         return usage_error("solve", NULL, "give one of --nodes, --seconds");
     for (int t = 0; side && t < 2; t++) {
-        char p[4];
+        char p[16]; /* "p1", "p2" (room for any int: -Wformat-truncation) */
         snprintf(p, sizeof p, "p%d", t + 1);
         if (strcmp(side, game_team_name(o->game, t)) == 0 || strcmp(side, p) == 0)
             o->side = t;
