@@ -362,6 +362,56 @@ START_TEST(board_drawn_before_the_engine_is_up)
 }
 END_TEST
 
+/* A game under way; a reload with the engine held back; before it is up
+ * the person asks for a New game, then chooses another variant: each is
+ * taken (no error, nothing refused), the board says Denham is starting and
+ * which game begins, and shows no other game's position under the chosen
+ * variant's name; once the engine is up that new game (the variant
+ * chosen last, from its start) is what the board shows, and it plays. */
+START_TEST(new_game_asked_before_the_engine_is_up)
+{
+    if (!page.have_browser)
+        return;
+    brandubh_under_way();
+    free(cdp_call(browser, true, "Page.addScriptToEvaluateOnNewDocument", hold_engine, 10000));
+    free(cdp_call(browser, true, "Page.reload", NULL, 10000));
+    ck_assert_msg(cdp_wait(browser, "document.body.dataset.engine === 'starting' && !!document.body.dataset.drawnMs",
+                           WAIT_MS), "no board before the engine: %s", page_state());
+    /* Every variant the engine named on the last visit is offered already. */
+    ck_assert_msg(page_true("[...document.getElementById('variant').options].some((o) => o.value === 'bolix')"),
+                  "the variant box before the engine: %s",
+                  page_string("[...document.getElementById('variant').options].map((o) => o.value).join(' ')"));
+    static const char no_error[] = "document.getElementById('error').hidden && "
+                                   "document.getElementById('error-text').textContent === ''";
+    click("#new-game");
+    ck_assert_msg(cdp_wait(browser, "document.getElementById('status').textContent === "
+                                    "'Denham is starting: a new game of brandubh begins as soon as it is up.'", 5000),
+                  "New game before the engine: %s", page_state());
+    ck_assert_msg(page_true(no_error), "New game before the engine: %s", page_state());
+    /* The kept board was the game's position, not the start: no board now. */
+    ck_assert(page_true("denham.board.state === null && !document.querySelector('#board svg')"));
+    set_control("variant", "bolix");
+    ck_assert_msg(cdp_wait(browser, "document.getElementById('status').textContent === "
+                                    "'Denham is starting: a new game of bolix begins as soon as it is up.'", 5000),
+                  "a variant chosen before the engine: %s", page_state());
+    ck_assert_msg(page_true(no_error), "a variant chosen before the engine: %s", page_state());
+    ck_assert(page_true("document.body.dataset.engine === 'starting' && document.getElementById('variant').value === 'bolix'"));
+    ck_assert(page_true("denham.state === null && document.body.dataset.ready !== 'true'"));
+    ck_assert(cdp_screenshot(browser, "build/screenshots/bolix-asked-while-starting.png"));
+    ck_assert(page_true("(releaseEngine(), true)"));
+    ck_assert_msg(cdp_wait(browser, "document.body.dataset.ready === 'true'", WAIT_MS), "no engine: %s", page_state());
+    ck_assert_msg(page_true(no_error), "once the engine is up: %s", page_state());
+    ck_assert_str_eq(page_string("denham.layout.variant"), "bolix");
+    ck_assert_str_eq(page_string("document.getElementById('variant').value"), "bolix");
+    ck_assert_str_eq(page_string("denham.game.start + '|' + denham.game.moves.join(' ')"), "startpos|");
+    ck_assert(page_true("document.body.dataset.engine === 'up'"));
+    set_control("movetime", "100");
+    set_control("preset", "first");
+    ck_assert(page_waits_for_a_person());
+    person_then_denham(variants_find("bolix"), 1);
+}
+END_TEST
+
 Suite *suite_web_static(void)
 {
     Suite *s = suite_create("web_static");
@@ -379,6 +429,8 @@ Suite *suite_web_static(void)
     tcase_add_checked_fixture(starting, static_setup, static_teardown);
     if (web_static())
         tcase_add_test(starting, board_drawn_before_the_engine_is_up);
+    if (web_static())
+        tcase_add_test(starting, new_game_asked_before_the_engine_is_up);
     suite_add_tcase(s, starting);
     return s;
 }

@@ -42,19 +42,68 @@ export function find(variant, command) {
   }
 }
 
+// Keeps the engine's list of variants (its `uci` answer's), for the
+// variant box of the next visit before the engine is up.
+export function keepVariants(variants) {
+  if (!enabled() || !variants.length) return;
+  try {
+    localStorage.setItem(`${PREFIX}variants`, JSON.stringify({ build: engineBuild(), variants }));
+  } catch {
+    // As keep().
+  }
+}
+
+// The variants this build's engine named, or [].
+function keptVariants() {
+  try {
+    const v = JSON.parse(localStorage.getItem(`${PREFIX}variants`) || 'null');
+    return v && v.build === engineBuild() && Array.isArray(v.variants) ? v.variants.filter((x) => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+// The variant box before the engine is up: the variants the engine named
+// on the last visit (at least variant), variant chosen.
+function fillVariants(select, variant) {
+  const names = keptVariants();
+  if (variant && !names.includes(variant)) names.unshift(variant);
+  if (select.options.length !== names.length || names.some((v, i) => select.options[i].value !== v)) {
+    select.replaceChildren(...names.map((v) => new Option(v, v)));
+  }
+  if (variant) select.value = variant;
+}
+
+// Marks the page as waiting for its engine (for the eye, style.css, and
+// the tests): the board, if any, dimmed.
+export function starting(wrap) {
+  document.body.dataset.engine = 'starting';
+  wrap.classList.add('starting');
+}
+
 // Draws the kept board of this variant at this position, if any, on
 // board (board.js: it takes no move), in wrap, the variant named in
 // select; marks the page as waiting for its engine. Whether it drew.
 export function draw(board, wrap, select, variant, command) {
   const kept = find(variant, command);
   if (!kept) return false;
-  document.body.dataset.engine = 'starting'; // for the eye (style.css) and the tests
-  wrap.classList.add('starting');
-  select.append(new Option(variant, variant));
+  starting(wrap);
+  fillVariants(select, variant);
   board.setLayout(kept.layout);
   wrap.style.aspectRatio = String(board.aspect());
   board.setPosition(kept.state, [], false);
   return true;
+}
+
+// A new game of variant asked for before the engine is up: its start as
+// the engine described it, if kept, else an empty board (never another
+// game's position under this variant's name). Whether it drew.
+export function drawStart(board, wrap, select, variant) {
+  starting(wrap);
+  fillVariants(select, variant);
+  if (draw(board, wrap, select, variant, 'position startpos')) return true;
+  board.clear();
+  return false;
 }
 
 // The engine's own board is drawn: the page no longer waits (false).
