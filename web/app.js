@@ -989,10 +989,15 @@ async function main() {
 }
 
 // Before the engine is up (the static page): the board this visit shows,
-// as the engine described it on the last visit (preview.js). It takes no
-// move (app.state stays null; a click says why) until show() replaces it.
+// as the engine described it on the last visit or, on a first visit, as
+// it described the default variant's start when the page was built
+// (preview.js). It takes no move (app.state stays null; a click says why)
+// until show() replaces it. The variant box offers the engine's variants
+// already (a choice is carried out once it is up: wantNewGame()).
 function showKept(address, saved) {
-  const { variant, game, same } = record.chooseGame(address, saved, null, null);
+  const kept = preview.keptVariants();
+  const { variant, game, same } = record.chooseGame(address, saved, kept.length ? kept : null, preview.defaultVariant());
+  preview.offerVariants($('variant'), variant);
   if (same && saved.replay && saved.replay.game) return; // a replay is shown over it: wait for the engine
   if (!preview.draw(app.board, $('board-wrap'), $('variant'), variant, positionCommand(game.moves, game.start))) return;
   app.starting = true;
