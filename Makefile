@@ -329,6 +329,10 @@ test-wasm: wasm build/test_denham build/denham-st
 STATIC_APP := $(filter-out web/watch.%,$(WEB_FILES))
 # The engine's files fetched with the page's, not after app.js asks for them.
 WASM_PRELOAD := <link rel="modulepreload" href="wasm/worker-transport.js">\n<link rel="modulepreload" href="wasm/wasi.js">\n
+# Every module of the app asked for at once from the top of the page (not
+# level by level as the imports are read: each level a round trip through
+# the service worker).
+APP_PRELOAD := $(subst \n ,\n,$(foreach m,$(notdir $(filter %.js,$(STATIC_APP))),<link rel="modulepreload" href="$(m)">\n))
 # At the top of the head: the module fetched and compiled while the page
 # and the app load (early.js).
 WASM_EARLY := <link rel="preload" href="wasm/denham.wasm" as="fetch" crossorigin>\n<script src="wasm/early.js"></script>
@@ -348,7 +352,7 @@ web-static: denham build/wasm/denham.wasm $(STATIC_APP) $(STATIC_WASM) $(RULES_F
 	cp $(RULES_FILES) build/web-static/rules/
 	build=$$(sha256sum build/wasm/denham.wasm | cut -c1-16) && \
 	sed -e 's|^<html lang="en">$$|<html lang="en" data-transport="worker" data-engine-build="'$$build'">|' \
-	    -e 's|^<head>$$|<head>\n$(WASM_EARLY)|' \
+	    -e 's|^<head>$$|<head>\n$(WASM_EARLY)|' -e 's|^<meta charset="utf-8">$$|&\n$(APP_PRELOAD)|' \
 	    -e 's|^</head>$$|<link rel="manifest" href="manifest.webmanifest">\n<script type="module" src="wasm/offline.js"></script>\n$(WASM_PRELOAD)</head>|' \
 	    web/index.html > build/web-static/index.html.tmp
 	d=$$($(STATIC_DESCRIBE)) && \
