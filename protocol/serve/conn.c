@@ -92,6 +92,7 @@ static struct conns {
     int pool_n;
     int64_t pool_wanted_ms;
     size_t buffered;
+    size_t turn_read; /* bytes read this turn of requests begun before, and of drains */
     char scratch[SCRATCH_BYTES + 1];
 } C;
 
@@ -255,6 +256,7 @@ static void end_owned(conn_t *c)
 
 void conns_collect(void)
 {
+    C.turn_read = 0;
     while (C.gone) { /* streams whose write failed: their owners are told from here */
         conn_t *c = C.gone;
         C.gone = c->gone_next;
@@ -575,10 +577,16 @@ static bool grow_input(conn_t *c, size_t at_least)
     return true;
 }
 
+/* A request's first read is always taken: a prompt client's arrives whole
+ * in it. Requests that need more (bodies, trickles) share CONN_TURN_READ
+ * a turn: the rest wait, still ready, for the next turn, so that a turn
+ * of the loop stays short whatever number of them send at once. */
 static void read_request(conn_t *c)
 {
     size_t taken = 0;
     while (c->state == ARRIVING && taken < READ_PER_TURN) {
+        if (c->in && C.turn_read >= CONN_TURN_READ)
+            return;
         if (!c->in) { /* all at once, most often: no buffer of its own */
             ssize_t n = recv(c->fd, C.scratch, SCRATCH_BYTES, 0);
             if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
@@ -588,6 +596,7 @@ static void read_request(conn_t *c)
                 return;
             }
             c->progress_ms = timeman_now_ms();
+            C.turn_read += (size_t)n;
             int status = examine(c, C.scratch, (size_t)n, (size_t)n);
             if (status == 200)
                 return dispatch(c, C.scratch);
@@ -613,6 +622,7 @@ static void read_request(conn_t *c)
         c->progress_ms = timeman_now_ms();
         c->len += (size_t)n;
         taken += (size_t)n;
+        C.turn_read += (size_t)n;
         int status = examine(c, c->in, c->len, (size_t)n);
         if (status == 200)
             return dispatch(c, c->in);
@@ -625,9 +635,13 @@ static void read_request(conn_t *c)
 
 static void drain_some(conn_t *c)
 {
+    if (C.turn_read >= CONN_TURN_READ) /* (its turn comes: it is still ready) */
+        return;
     ssize_t n = recv(c->fd, C.scratch, READ_PER_TURN, MSG_DONTWAIT);
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
         return;
+    if (n > 0)
+        C.turn_read += (size_t)n;
     if (n <= 0 || (c->drained += (size_t)n) > c->drain_max)
         end(c); /* (the rest unread: the close resets the connection) */
 }

@@ -36,6 +36,7 @@ typedef struct serve_io {
 #define CONN_LINGER_BYTES (512 * 1024)
 #define CONN_EVICTED_DRAIN (64 * 1024) /* a request given way: what of the rest of it is drained */
 #define CONN_HOLD_MS 30000         /* a held request (its answer comes from other work) is answered 503 after this */
+#define CONN_TURN_READ (256 * 1024) /* bytes of requests already begun (and of drains) read in one turn of the loop */
 #define CONN_BUDGET (4 << 20)      /* bytes buffered for every connection (and the engines' input) together */
 
 typedef struct conn conn_t;
@@ -67,7 +68,8 @@ serve_io_t *conns_listener(void);
 /* Deadlines (408, unread answers, drains, slow peers); about ten times a second. */
 void conns_tick(int64_t now);
 /* Frees the connections that ended since the last call: once per turn of
- * the loop, after its events (a later event may still name one). */
+ * the loop, after its events (a later event may still name one). It also
+ * opens the next turn's reading: see CONN_TURN_READ. */
 void conns_collect(void);
 /* Ends every connection (held and streamed ones told, as when they go). */
 void conns_stop(void);
