@@ -7,9 +7,11 @@
  * unwinds to its worker's event loop between slices) and with it (once the
  * service worker serves the page, cross-origin isolated); the page is an
  * installable app; after one visit, with the server killed, a reload opens
- * the board and Denham plays; on a reload the board is drawn as the
- * engine last described it before the engine is up, and takes no move
- * until it is. Screenshots of each family at a desktop's
+ * the board and Denham plays; before the engine is up the board is drawn
+ * as the engine last described it (a reload) or, on a first visit, as the
+ * engine described the default variant's start when the folder was built
+ * (written on the page), and takes no move until it is up; a New game or
+ * a variant chosen meanwhile is carried out once it is. Screenshots of each family at a desktop's
  * and a phone's size go to build/screenshots/static/. Runs only with
  * DENHAM_WEB_TRANSPORT=static (make test-web-static); the suites of
  * test_web.c and test_web_learn.c run against the same folder then too.
