@@ -8,8 +8,9 @@
 // it is the position that visit shows. A first visit has nothing kept:
 // `make web-static` also writes on the page (JSON, id engine-first) what
 // the engine itself (the native build, at build time) describes for the
-// default variant's start, and its list of variants; drawn the same way. It takes no move: the engine's own description replaces it once
-// the engine is up. Pages without a build (the served board) keep nothing.
+// default variant's start, and its list of variants; drawn the same way.
+// It takes no move: the engine's own description replaces it once the
+// engine is up. Pages without a build (the served board) keep nothing.
 // Knows no game; reaches into no other module but record.js's choice of
 // the game to show.
 
