@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -131,6 +132,20 @@ bool procs_become(const char *needle, int n, int ms)
 {
     char seen[256];
     return procs_settle(needle, n, ms, seen, sizeof seen);
+}
+
+bool pid_exited_within(pid_t pid, int ms)
+{
+    /* A pidfd is readable once the process is a zombie: waitable. */
+    int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (fd < 0)
+        return errno == ESRCH; /* gone, and reaped, already */
+    struct pollfd p = {fd, POLLIN, 0};
+    int n;
+    while ((n = poll(&p, 1, ms)) < 0 && errno == EINTR) {
+    }
+    close(fd);
+    return n == 1;
 }
 
 /* SIGTERM to the server; the milliseconds until it exited (status 0), or

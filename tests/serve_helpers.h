@@ -28,6 +28,11 @@ int procs_with(const char *needle);
  * the count (" ms:count") into seen. */
 bool procs_settle(const char *needle, int n, int ms, char *seen, size_t cap);
 bool procs_become(const char *needle, int n, int ms);
+/* Waits up to ms for process pid (not only a child of ours) to have
+ * exited as its parent's wait sees it. A dying process's command line
+ * goes before its parent can know (procs_with no longer counts it while
+ * the server's waitid does not see it yet): this is the server's view. */
+bool pid_exited_within(pid_t pid, int ms);
 /* SIGTERM to the server; the milliseconds until it exited with status 0,
  * or -1 (then killed). */
 int64_t stop_timed(void);

@@ -715,17 +715,35 @@ int sessions_in_use(void)
 long sessions_searching_threads(void) { return P.search_threads; }
 int sessions_waiting_searches(void) { return P.n_waiting; }
 
+static void free_if_done(session_t *s);
+
+/* A free slot, or NULL. When every one is taken, the closed sessions
+ * whose engines have exited give theirs now rather than at the next tick:
+ * a client that saw an engine end must find its slot free. */
+static session_t *free_slot(void)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < P.cfg.max_sessions; i++)
+            if (!P.s[i]->used)
+                return P.s[i];
+        int64_t now = timeman_now_ms();
+        for (int i = 0; i < P.cfg.max_sessions; i++)
+            if (P.s[i]->closing) {
+                engine_check(P.s[i], now);
+                free_if_done(P.s[i]);
+            }
+    }
+    return NULL;
+}
+
 session_t *session_open(const char **why)
 {
     char id[33];
-    session_t *s = NULL;
     if (P.stopping) {
         *why = "the server is stopping";
         return NULL;
     }
-    for (int i = 0; i < P.cfg.max_sessions && !s; i++)
-        if (!P.s[i]->used)
-            s = P.s[i];
+    session_t *s = free_slot();
     if (!s) {
         *why = "every engine is taken (--max-sessions): close another tab or try later";
         return NULL;

@@ -66,12 +66,25 @@ static inline player_mask_t team_mask(const brax_t *b, int t)
  * a pass is its own flag with no points. */
 #define MOVE_CALL ((move_t)1 << 21)
 #define MOVE_PASS ((move_t)1 << 22)
+/* Is the ply about to be played Blue's first of a two-ply brax-3p turn? */
+static inline bool blue_first_of_two(const brax_t *b)
+{
+    return b->variant == V_3P && b->stm == BLUE_3P && b->first < 0 && bb128_popcount(b->men[BLUE_3P]) >= 2;
+}
+
+/* A team without men, or one man against one after DRAW_QUIET_PLIES. */
+static inline bool is_over(const brax_t *b)
+{
+    int red = bb128_popcount(b->team[RED]), blue = bb128_popcount(b->team[BLUE]);
+    return red == 0 || blue == 0 || (red == 1 && blue == 1 && b->quiet >= DRAW_QUIET_PLIES);
+}
+
 static inline move_t encode(int from, int to, int mid) { return (move_t)(from | to << 7 | (mid + 1) << 14); }
 static inline int move_from(move_t m) { return (int)(m & 127); }
 static inline int move_to(move_t m) { return (int)(m >> 7 & 127); }
 static inline int move_mid(move_t m) { return (int)(m >> 14 & 127) - 1; }
 
-/* Hash keys (brax_rules.c). brax_zobrist_stm[0] is 0 and [1] the two-player
+/* Hash keys (brax_play.c). brax_zobrist_stm[0] is 0 and [1] the two-player
  * side key; the team games add keys for players 2-3, the binding caller
  * and Blue's first man, drawn after the two-player keys so that those stay
  * as they were. One man against one: the quiet plies decide the draw, so
