@@ -329,12 +329,22 @@ test-wasm: wasm build/test_denham build/denham-st
 STATIC_APP := $(filter-out web/watch.%,$(WEB_FILES))
 # The engine's files fetched with the page's, not after app.js asks for them.
 WASM_PRELOAD := <link rel="modulepreload" href="wasm/worker-transport.js">\n<link rel="modulepreload" href="wasm/wasi.js">\n
+# Every module of the app asked for at once from the top of the page (not
+# level by level as the imports are read: each level a round trip through
+# the service worker).
+APP_PRELOAD := $(subst \n ,\n,$(foreach m,$(notdir $(filter %.js,$(STATIC_APP))),<link rel="modulepreload" href="$(m)">\n))
 # At the top of the head: the module fetched and compiled while the page
 # and the app load (early.js).
 WASM_EARLY := <link rel="preload" href="wasm/denham.wasm" as="fetch" crossorigin>\n<script src="wasm/early.js"></script>
+# The first board of a first visit (preview.js): the engine's own
+# description of the default variant's start (its UCI_Variant line, then
+# `layout` and `state`), asked of the native ./denham at build time (the
+# same sources as the module: web_static's test compares it with what the
+# module describes) and written on the page as JSON (id engine-first).
+STATIC_DESCRIBE := printf 'uci\nlayout\nstate\nquit\n' | ./denham
 STATIC_WASM := web/wasm/wasi.js web/wasm/engine-worker.js web/wasm/worker-transport.js web/wasm/offline.js web/wasm/early.js \
                web/wasm/icon.svg
-web-static: build/wasm/denham.wasm $(STATIC_APP) $(STATIC_WASM) $(RULES_FILES) web/wasm/sw.js web/wasm/manifest.webmanifest
+web-static: denham build/wasm/denham.wasm $(STATIC_APP) $(STATIC_WASM) $(RULES_FILES) web/wasm/sw.js web/wasm/manifest.webmanifest
 	rm -rf build/web-static
 	mkdir -p build/web-static/wasm build/web-static/rules
 	cp $(filter-out web/index.html,$(STATIC_APP)) web/wasm/manifest.webmanifest build/web-static/
@@ -342,10 +352,20 @@ web-static: build/wasm/denham.wasm $(STATIC_APP) $(STATIC_WASM) $(RULES_FILES) w
 	cp $(RULES_FILES) build/web-static/rules/
 	build=$$(sha256sum build/wasm/denham.wasm | cut -c1-16) && \
 	sed -e 's|^<html lang="en">$$|<html lang="en" data-transport="worker" data-engine-build="'$$build'">|' \
-	    -e 's|^<head>$$|<head>\n$(WASM_EARLY)|' \
+	    -e 's|^<head>$$|<head>\n$(WASM_EARLY)|' -e 's|^<meta charset="utf-8">$$|&\n$(APP_PRELOAD)|' \
 	    -e 's|^</head>$$|<link rel="manifest" href="manifest.webmanifest">\n<script type="module" src="wasm/offline.js"></script>\n$(WASM_PRELOAD)</head>|' \
-	    web/index.html > build/web-static/index.html
-	grep -q 'data-transport="worker" data-engine-build="[0-9a-f]\{16\}"' build/web-static/index.html && grep -q 'offline.js' build/web-static/index.html && grep -q 'early.js' build/web-static/index.html
+	    web/index.html > build/web-static/index.html.tmp
+	d=$$($(STATIC_DESCRIBE)) && \
+	uci=$$(printf '%s\n' "$$d" | grep '^option name UCI_Variant ') && \
+	layout=$$(printf '%s\n' "$$d" | sed -n 's/^layout //p') && state=$$(printf '%s\n' "$$d" | sed -n 's/^state //p') && \
+	test -n "$$uci" -a -n "$$layout" -a -n "$$state" && \
+	printf '<script type="application/json" id="engine-first">{"command":"position startpos","uci":"%s","layout":%s,"state":%s}</script>\n' \
+	    "$$uci" "$$layout" "$$state" > build/web-static/engine-first.tmp
+	! sed -e 's|^<script[^>]*>||' -e 's|</script>$$||' build/web-static/engine-first.tmp | grep -q '<' # nothing to end the script early
+	awk -v f=build/web-static/engine-first.tmp '/^<\/head>$$/ { while ((getline l < f) > 0) print l } { print }' \
+	    build/web-static/index.html.tmp > build/web-static/index.html
+	rm build/web-static/index.html.tmp build/web-static/engine-first.tmp
+	grep -q 'data-transport="worker" data-engine-build="[0-9a-f]\{16\}"' build/web-static/index.html && grep -q 'offline.js' build/web-static/index.html && grep -q 'early.js' build/web-static/index.html && grep -q 'id="engine-first">{' build/web-static/index.html
 	cd build/web-static && files=$$(find . -type f | sed 's|^\./||' | LC_ALL=C sort) && \
 		version=$$(cat $$files | sha256sum | cut -c1-16) && \
 		list=$$(printf "'%s', " ./ $$files) && \

@@ -7,9 +7,11 @@
  * unwinds to its worker's event loop between slices) and with it (once the
  * service worker serves the page, cross-origin isolated); the page is an
  * installable app; after one visit, with the server killed, a reload opens
- * the board and Denham plays; on a reload the board is drawn as the
- * engine last described it before the engine is up, and takes no move
- * until it is. Screenshots of each family at a desktop's
+ * the board and Denham plays; before the engine is up the board is drawn
+ * as the engine last described it (a reload) or, on a first visit, as the
+ * engine described the default variant's start when the folder was built
+ * (written on the page), and takes no move until it is up; a New game or
+ * a variant chosen meanwhile is carried out once it is. Screenshots of each family at a desktop's
  * and a phone's size go to build/screenshots/static/. Runs only with
  * DENHAM_WEB_TRANSPORT=static (make test-web-static); the suites of
  * test_web.c and test_web_learn.c run against the same folder then too.
@@ -362,6 +364,112 @@ START_TEST(board_drawn_before_the_engine_is_up)
 }
 END_TEST
 
+/* A game under way; a reload with the engine held back; before it is up
+ * the person asks for a New game, then chooses another variant: each is
+ * taken (no error, nothing refused), the board says Denham is starting and
+ * which game begins, and shows no other game's position under the chosen
+ * variant's name; once the engine is up that new game (the variant
+ * chosen last, from its start) is what the board shows, and it plays. */
+START_TEST(new_game_asked_before_the_engine_is_up)
+{
+    if (!page.have_browser)
+        return;
+    brandubh_under_way();
+    free(cdp_call(browser, true, "Page.addScriptToEvaluateOnNewDocument", hold_engine, 10000));
+    free(cdp_call(browser, true, "Page.reload", NULL, 10000));
+    ck_assert_msg(cdp_wait(browser, "document.body.dataset.engine === 'starting' && !!document.body.dataset.drawnMs",
+                           WAIT_MS), "no board before the engine: %s", page_state());
+    /* Every variant the engine named on the last visit is offered already. */
+    ck_assert_msg(page_true("[...document.getElementById('variant').options].some((o) => o.value === 'bolix')"),
+                  "the variant box before the engine: %s",
+                  page_string("[...document.getElementById('variant').options].map((o) => o.value).join(' ')"));
+    static const char no_error[] = "document.getElementById('error').hidden && "
+                                   "document.getElementById('error-text').textContent === ''";
+    click("#new-game");
+    ck_assert_msg(cdp_wait(browser, "document.getElementById('status').textContent === "
+                                    "'Denham is starting: a new game of brandubh begins as soon as it is up.'", 5000),
+                  "New game before the engine: %s", page_state());
+    ck_assert_msg(page_true(no_error), "New game before the engine: %s", page_state());
+    /* The kept board was the game's position, not the start: no board now. */
+    ck_assert(page_true("denham.board.state === null && !document.querySelector('#board svg')"));
+    set_control("variant", "bolix");
+    ck_assert_msg(cdp_wait(browser, "document.getElementById('status').textContent === "
+                                    "'Denham is starting: a new game of bolix begins as soon as it is up.'", 5000),
+                  "a variant chosen before the engine: %s", page_state());
+    ck_assert_msg(page_true(no_error), "a variant chosen before the engine: %s", page_state());
+    ck_assert(page_true("document.body.dataset.engine === 'starting' && document.getElementById('variant').value === 'bolix'"));
+    ck_assert(page_true("denham.state === null && document.body.dataset.ready !== 'true'"));
+    ck_assert(cdp_screenshot(browser, "build/screenshots/bolix-asked-while-starting.png"));
+    ck_assert(page_true("(releaseEngine(), true)"));
+    ck_assert_msg(cdp_wait(browser, "document.body.dataset.ready === 'true'", WAIT_MS), "no engine: %s", page_state());
+    ck_assert_msg(page_true(no_error), "once the engine is up: %s", page_state());
+    ck_assert_str_eq(page_string("denham.layout.variant"), "bolix");
+    ck_assert_str_eq(page_string("document.getElementById('variant').value"), "bolix");
+    ck_assert_str_eq(page_string("denham.game.start + '|' + denham.game.moves.join(' ')"), "startpos|");
+    ck_assert(page_true("document.body.dataset.engine === 'up'"));
+    set_control("movetime", "100");
+    set_control("preset", "first");
+    ck_assert(page_waits_for_a_person());
+    person_then_denham(variants_find("bolix"), 1);
+}
+END_TEST
+
+/* A first visit (a new profile: nothing kept), the engine held back: the
+ * default variant's start is drawn at once from what `make web-static`
+ * wrote on the page (the native engine's own description), dimmed, saying
+ * Denham is starting, every variant offered, and it takes no move; once
+ * the module's engine is up, what it describes is that description word
+ * for word, and the game plays. */
+START_TEST(first_visit_draws_the_board_before_the_engine_is_up)
+{
+    if (!page.have_browser)
+        return;
+    free(cdp_call(browser, true, "Page.addScriptToEvaluateOnNewDocument", hold_engine, 10000));
+    ck_assert(cdp_navigate(browser, page.base_url));
+    ck_assert_msg(cdp_wait(browser, "document.body.dataset.engine === 'starting' && !!document.body.dataset.drawnMs",
+                           WAIT_MS), "no board before the engine on a first visit: %s", page_state());
+    ck_assert(page_true("typeof window.releaseEngine === 'function' && document.body.dataset.ready !== 'true'"));
+    ck_assert_str_eq(page_string("Object.keys(localStorage).filter((k) => k.startsWith('denham.board.')).join(' ')"), "");
+    const game_t *g = variants_at(0); /* the engine's default */
+    char expr[512];
+    snprintf(expr, sizeof expr, "denham.board.layout.variant === '%s' && document.getElementById('variant').value === '%s'",
+             g->name, g->name);
+    ck_assert_msg(page_true(expr), "%s", page_string("denham.board.layout && denham.board.layout.variant"));
+    static const char built[] = "JSON.parse(document.getElementById('engine-first').textContent)";
+    snprintf(expr, sizeof expr, "JSON.stringify(denham.board.state) === JSON.stringify(%s.state)", built);
+    ck_assert(page_true(expr));
+    int n = 0;
+    while (variants_at(n))
+        n++;
+    snprintf(expr, sizeof expr, "document.getElementById('variant').options.length === %d", n);
+    ck_assert_msg(page_true(expr), "variants offered: %s", page_string("String(document.getElementById('variant').options.length)"));
+    ck_assert(page_true("(() => { const r = document.getElementById('board').getBoundingClientRect(); "
+                        "return r.width > 200 && r.height > 200 && r.bottom <= innerHeight + 1; })()"));
+    ck_assert(page_true("document.getElementById('board-wrap').classList.contains('starting') && "
+                        "getComputedStyle(document.getElementById('board')).opacity < 1"));
+    ck_assert_str_eq(page_string("document.getElementById('status').textContent"),
+                     "Denham is starting: the board takes moves in a moment.");
+    ck_assert(cdp_screenshot(browser, "build/screenshots/first-visit-engine-starting.png"));
+    ck_assert(page_true("(document.getElementById('status').textContent = '', true)"));
+    click("#board [data-cell]");
+    ck_assert_msg(cdp_wait(browser, "document.getElementById('status').textContent.startsWith('Denham is starting')",
+                           5000), "a click said nothing: %s", page_state());
+    ck_assert(page_true("denham.state === null && denham.game.moves.length === 0"));
+    ck_assert(page_true("(releaseEngine(), true)"));
+    ck_assert_msg(cdp_wait(browser, "document.body.dataset.ready === 'true'", WAIT_MS), "no engine: %s", page_state());
+    /* The module's engine describes exactly what was drawn before it. */
+    snprintf(expr, sizeof expr, "JSON.stringify(denham.layout) === JSON.stringify(%s.layout)", built);
+    ck_assert_msg(page_true(expr), "the page's layout is not the engine's");
+    snprintf(expr, sizeof expr, "JSON.stringify(denham.board.state) === JSON.stringify(%s.state)", built);
+    ck_assert_msg(page_true(expr), "the page's start is not the engine's: %s", page_string("JSON.stringify(denham.board.state).slice(0, 300)"));
+    ck_assert(page_true("document.body.dataset.engine === 'up'"));
+    set_control("movetime", "100");
+    set_control("preset", "first");
+    ck_assert(page_waits_for_a_person());
+    person_then_denham(g, 1);
+}
+END_TEST
+
 Suite *suite_web_static(void)
 {
     Suite *s = suite_create("web_static");
@@ -379,6 +487,10 @@ Suite *suite_web_static(void)
     tcase_add_checked_fixture(starting, static_setup, static_teardown);
     if (web_static())
         tcase_add_test(starting, board_drawn_before_the_engine_is_up);
+    if (web_static())
+        tcase_add_test(starting, new_game_asked_before_the_engine_is_up);
+    if (web_static())
+        tcase_add_test(starting, first_visit_draws_the_board_before_the_engine_is_up);
     suite_add_tcase(s, starting);
     return s;
 }

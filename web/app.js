@@ -613,6 +613,7 @@ function chooseBetween(moves, canGoOn) {
 }
 
 async function newGame(variant, start = 'startpos', moves = []) {
+  if (!app.engineUp) return wantNewGame(variant);
   interrupt();
   await exclusive(async () => {
     await stopSearch();
@@ -654,6 +655,18 @@ async function newGame(variant, start = 'startpos', moves = []) {
     if (refused) throw new Error(`that game could not be set up (${refused.message}): a new game instead`);
   });
   return exclusive(advance);
+}
+
+// A new game asked for (a variant chosen, New game) before the engine is
+// up: carried out as soon as it is (main()), instead of the game this
+// visit would have restored; until then the board says so and shows that
+// game's start if the engine described it before, and takes no move.
+function wantNewGame(variant) {
+  app.wanted = { variant: variant || null };
+  app.starting = true;
+  preview.drawStart(app.board, $('board-wrap'), $('variant'), variant);
+  status(`Denham is starting: a new game${variant ? ` of ${variant}` : ''} begins as soon as it is up.`);
+  firstShown();
 }
 
 function renderSeats() {
@@ -803,7 +816,7 @@ async function openGames(text) {
 
 function wire() {
   $('variant').addEventListener('change', (e) => newGame(e.target.value));
-  $('new-game').addEventListener('click', () => newGame(app.layout.variant));
+  $('new-game').addEventListener('click', () => newGame(app.layout ? app.layout.variant : $('variant').value));
   $('undo').addEventListener('click', undo);
   $('flip').addEventListener('click', () => { app.board.setFlipped(!app.board.flipped); persist(); });
   $('preset').addEventListener('change', (e) => {
@@ -954,10 +967,17 @@ async function main() {
   const select = $('variant');
   select.replaceChildren(); // the variant of a board drawn before the engine was up
   for (const v of app.variants) select.append(new Option(v, v));
-  // The game to show; the seats, settings and analysis of the last visit.
+  preview.keepVariants(app.variants);
+  // The game to show (a new one if the person asked for it while the
+  // engine started); the seats, settings and analysis of the last visit.
   restoreSettings(saved);
   const dflt = /default (\S+)/.exec(variantLine || '');
-  const { variant, game, same } = record.chooseGame(address, saved, app.variants, dflt ? dflt[1] : app.variants[0]);
+  app.engineUp = true; // newGame() from here on talks to the engine
+  const wanted = app.wanted;
+  app.wanted = null;
+  const { variant, game, same } = wanted
+    ? { variant: app.variants.includes(wanted.variant) ? wanted.variant : dflt ? dflt[1] : app.variants[0], game: { start: 'startpos', moves: [] }, same: false }
+    : record.chooseGame(address, saved, app.variants, dflt ? dflt[1] : app.variants[0]);
   if (saved.variant === variant && Array.isArray(saved.seats) && saved.seats.every((x) => x === 'human' || x === 'engine')) {
     app.seats = saved.seats;
   }
@@ -969,10 +989,15 @@ async function main() {
 }
 
 // Before the engine is up (the static page): the board this visit shows,
-// as the engine described it on the last visit (preview.js). It takes no
-// move (app.state stays null; a click says why) until show() replaces it.
+// as the engine described it on the last visit or, on a first visit, as
+// it described the default variant's start when the page was built
+// (preview.js). It takes no move (app.state stays null; a click says why)
+// until show() replaces it. The variant box offers the engine's variants
+// already (a choice is carried out once it is up: wantNewGame()).
 function showKept(address, saved) {
-  const { variant, game, same } = record.chooseGame(address, saved, null, null);
+  const kept = preview.keptVariants();
+  const { variant, game, same } = record.chooseGame(address, saved, kept.length ? kept : null, preview.defaultVariant());
+  preview.offerVariants($('variant'), variant);
   if (same && saved.replay && saved.replay.game) return; // a replay is shown over it: wait for the engine
   if (!preview.draw(app.board, $('board-wrap'), $('variant'), variant, positionCommand(game.moves, game.start))) return;
   app.starting = true;

@@ -179,6 +179,13 @@ export class Board {
     this.render();
   }
 
+  // No board at all (a game asked for whose board is not known yet).
+  clear() {
+    this.layout = null;
+    this.state = null;
+    this.container.replaceChildren();
+  }
+
   setFlipped(f) { this.flipped = f; this.render(); }
   // Width over height of the drawing (for the box that holds it).
   aspect() { return this.box ? (this.box.x1 - this.box.x0) / (this.box.y1 - this.box.y0) : 1; }
