@@ -652,10 +652,15 @@ Suite *suite_cli(void)
     tcase_add_test(tc, manual_pages_cover_every_option);
     tcase_add_test(tc, manual_pages_say_the_same_defaults_and_ranges);
     tcase_add_test(tc, solve_transcripts);
-    tcase_add_test(tc, committed_proofs_check);
     tcase_add_test(tc, install_and_uninstall);
     tcase_add_test(tc, readme_commands_are_what_ci_runs);
     tcase_add_test(tc, readme_analyse_example_runs);
+    suite_add_tcase(s, tc);
+    /* Its own time: it grows with the committed proofs (154 files, about 4
+     * minutes of one core), a hang guard, not a figure of speed. */
+    tc = tcase_create("proofs");
+    tcase_set_timeout(tc, 900);
+    tcase_add_test(tc, committed_proofs_check);
     suite_add_tcase(s, tc);
     return s;
 }
