@@ -880,7 +880,11 @@ START_TEST(endings_never_hold_up_stop)
     await_line(&e, "bestmove ", UNSEARCHED);
     ck_assert(eproc_send(&e, "go depth 1")); /* the build went on meanwhile; waited for now */
     info = await_line(&e, "info depth 1 ", UNSEARCHED);
-    ck_assert_msg(strstr(info, " tbhits 11 "), "%s", info);
+    /* The solved endings' score, from probes: not their exact count, since
+     * what the 1 ms search stored in the table, if it got that far, spares
+     * a probe or two (tbhits 10 or 11, one run in six). */
+    const char *hits = strstr(info, " tbhits ");
+    ck_assert_msg(strstr(info, " score mate 15 ") && hits && atoi(hits + 8) > 0, "%s", info);
     eproc_stop(&e, 2000);
 
     engine_up(&e);
