@@ -717,23 +717,29 @@ int sessions_waiting_searches(void) { return P.n_waiting; }
 
 static void free_if_done(session_t *s);
 
+static session_t *unused_slot(void)
+{
+    for (int i = 0; i < P.cfg.max_sessions; i++)
+        if (!P.s[i]->used)
+            return P.s[i];
+    return NULL;
+}
+
 /* A free slot, or NULL. When every one is taken, the closed sessions
  * whose engines have exited give theirs now rather than at the next tick:
  * a client that saw an engine end must find its slot free. */
 static session_t *free_slot(void)
 {
-    for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; i < P.cfg.max_sessions; i++)
-            if (!P.s[i]->used)
-                return P.s[i];
-        int64_t now = timeman_now_ms();
-        for (int i = 0; i < P.cfg.max_sessions; i++)
-            if (P.s[i]->closing) {
-                engine_check(P.s[i], now);
-                free_if_done(P.s[i]);
-            }
-    }
-    return NULL;
+    session_t *s = unused_slot();
+    if (s)
+        return s;
+    int64_t now = timeman_now_ms();
+    for (int i = 0; i < P.cfg.max_sessions; i++)
+        if (P.s[i]->closing) {
+            engine_check(P.s[i], now);
+            free_if_done(P.s[i]);
+        }
+    return unused_slot();
 }
 
 session_t *session_open(const char **why)
