@@ -415,7 +415,7 @@ START_TEST(hoarded_bodies_stay_within_the_budget)
      * did), the budget is full of bodies: a prompt client is served. */
     int refused = 0;
     bool seen[HOARDERS] = {false};
-    for (int64_t until = timeman_now_ms() + 20000; refused < HOARDERS / 2 && timeman_now_ms() < until;) {
+    for (int64_t until = timeman_now_ms() + 20000; refused <= HOARDERS / 2 && timeman_now_ms() < until;) {
         for (int i = 0; i < HOARDERS; i++)
             if (!seen[i] && status_of(fds[i]) == 503)
                 seen[i] = true, refused++;
