@@ -11,11 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../engine/core/record.h"
 #include "../engine/core/rng.h"
 #include "../engine/games/bolix/bolix.h"
 #include "../engine/games/brandubh/brandubh.h"
 #include "../engine/games/brax/brax.h"
 #include "../engine/reference/check.h"
+#include "../engine/solve/dfpn_table.h"
 #include "../engine/solve/solve.h"
 #include "../protocol/cli/solve_cli.h"
 #include "helpers.h"
@@ -227,11 +229,13 @@ START_TEST(suite_wins_at_their_length)
 END_TEST
 
 /* Positions from random games: "win within K plies" for both sides as the
- * exhaustive search says, proofs and disproofs checked. */
+ * exhaustive search says, proofs and disproofs checked; on `threads`
+ * threads sharing the table. */
 static void against_brute(const game_t *g, const char *from, int games, int min_plies, int max_plies, int deepest,
-                          uint64_t seed)
+                          uint64_t seed, int threads)
 {
     solver_t *s = solver_new(TABLE_MB);
+    ck_assert(solver_set_threads(s, threads));
     rng_t rng = {seed};
     int proved = 0, disproved = 0;
     for (int i = 0; i < games; i++) {
@@ -246,8 +250,9 @@ static void against_brute(const game_t *g, const char *from, int games, int min_
             for (int side = 0; side < 2; side++) {
                 bool want = brute(g, &pos, side, plies, NULL, 0);
                 solve_result_t r = solve_for(s, g, &pos, side, plies, NULL, 0);
-                ck_assert_msg(r.status == (want ? SOLVE_PROVEN : SOLVE_DISPROVEN), "%s: %s within %d plies: %d",
-                              fen, g->player_names[side], plies, r.status);
+                ck_assert_msg(r.status == (want ? SOLVE_PROVEN : SOLVE_DISPROVEN),
+                              "%s: %s within %d plies on %d threads: %d", fen, g->player_names[side], plies, threads,
+                              r.status);
                 solve_request_t req = {.game = g, .root = pos, .side = side, .plies = plies};
                 if (want || plies == deepest)
                     proof_checks(s, &req, r.status, position);
@@ -259,33 +264,37 @@ static void against_brute(const game_t *g, const char *from, int games, int min_
     solver_free(s);
 }
 
+/* _i: the variant (bit 0), and one thread or two (bit 1). */
 START_TEST(brandubh_against_exhaustive_search)
 {
-    against_brute(_i ? &brandubh_v2 : &brandubh_v1, NULL, 12, 20, 60, 4, 77 + (uint64_t)_i);
+    against_brute(_i & 1 ? &brandubh_v2 : &brandubh_v1, NULL, 12, 20, 60, 4, 77 + (uint64_t)_i, 1 + (_i >> 1));
 }
 END_TEST
 
 START_TEST(bolix_against_exhaustive_search)
 {
-    against_brute(&bolix, NULL, 6, 30, 50, 3, 5);
+    against_brute(&bolix, NULL, 6, 30, 50, 3, 5, 1);
 }
 END_TEST
 
-/* Brax from few men a side, where a win (the last man taken) comes soon. */
+/* Brax from few men a side, where a win (the last man taken) comes soon.
+ * _i as for Brandubh. */
 START_TEST(brax_against_exhaustive_search)
 {
-    against_brute(_i ? &brax_easy : &brax_denham, "9/9/9/9/4b4/9/3r1r3/9/9 r - 0", 16, 1, 8, 3,
-                  11 + (uint64_t)_i);
+    against_brute(_i & 1 ? &brax_easy : &brax_denham, "9/9/9/9/4b4/9/3r1r3/9/9 r - 0", 16, 1, 8, 3,
+                  11 + (uint64_t)_i, 1 + (_i >> 1));
 }
 END_TEST
 
 /* Repetition with the game before the root: the positions two plies on,
  * each seen twice before (a third occurrence draws) or once (no matter),
- * change what can be won as the exhaustive search says. */
+ * change what can be won as the exhaustive search says; on one thread and
+ * on two. */
 START_TEST(history_changes_the_answer_as_the_rules_say)
 {
     const game_t *g = &brandubh_v1;
     solver_t *s = solver_new(TABLE_MB);
+    ck_assert(solver_set_threads(s, 1 + _i)); /* _i: one thread or two */
     rng_t rng = {2024};
     int changed = 0;
     for (int i = 0; i < 40; i++) {
@@ -385,6 +394,36 @@ START_TEST(threads_agree)
 }
 END_TEST
 
+/* Two threads where they race: a defence line of brandubh-v2-defence.txt
+ * that takes one thread about a million nodes, long enough for the threads
+ * to part, meet, and find each other's proofs and disproofs in the table
+ * (and to take a node another settled: check_line). Each of three runs
+ * proves the defenders' win well within 40 times one thread's nodes, and
+ * its proof checks. */
+START_TEST(threads_race_on_a_real_position)
+{
+    const game_t *g = &brandubh_v2;
+    const char *position = "startpos moves f4f3 d5b5 f3f7 d3a3 g4g3";
+    static record_t r;
+    char err[256];
+    ck_assert_msg(record_setup(&r, g, position, err, sizeof err), "%s", err);
+    static uint64_t hist[SOLVE_HISTORY_MAX];
+    solve_request_t req = {.game = g, .root = r.pos, .history = hist, .side = 1, .nodes = 40000000};
+    req.history_len = record_recent_keys(&r, hist, SOLVE_HISTORY_MAX);
+    solver_t *s = solver_new(64);
+    ck_assert(solver_set_threads(s, 2));
+    for (int run = 0; run < 3; run++) {
+        solver_clear(s);
+        solve_result_t res = solver_run(s, &req);
+        ck_assert_msg(res.status == SOLVE_PROVEN, "run %d: %d after %llu nodes", run, res.status,
+                      (unsigned long long)res.nodes);
+        proof_checks(s, &req, SOLVE_PROVEN, position);
+    }
+    solver_free(s);
+    record_free(&r);
+}
+END_TEST
+
 /* The length a win is reported with is the checked proof's longest line,
  * never the search's own count (which the writer need not retrace: a
  * replaced entry is searched again, a position is written once); without
@@ -446,19 +485,49 @@ START_TEST(budget_leaves_it_open)
 }
 END_TEST
 
+/* The table takes no lock: an entry torn by two threads writing it at
+ * once (any one of its words another's) reads as empty, never as a value;
+ * a whole one reads back as written. */
+START_TEST(torn_table_entry_reads_as_empty)
+{
+    dfpn_table_t t;
+    ck_assert(dfpn_table_init(&t, 1));
+    const uint64_t key = 0x9E3779B97F4A7C15ull, other = key + (t.mask + 1); /* the same bucket */
+    dfpn_hit_t hit;
+    dfpn_table_store(&t, key, 0, DFPN_INF, 7, 100);
+    ck_assert(dfpn_table_probe(&t, key, &hit));
+    ck_assert(hit.pn == 0 && hit.dn == DFPN_INF && hit.dist == 7);
+    dfpn_entry_t *e = &t.buckets[key & t.mask].e[0], saved = {0};
+    for (int w = 0; w < 4; w++)
+        saved.w[w] = atomic_load(&e->w[w]);
+    const uint64_t dep = 0x123456789ull;
+    dfpn_table_store_on_line(&t, other, &dep, 1, 1); /* every word unlike key's */
+    dfpn_entry_t *o = &t.buckets[key & t.mask].e[1];
+    for (int w = 1; w < 4; w++) {
+        for (int k = 0; k < 4; k++) /* the entry as written, but word w another entry's */
+            atomic_store(&e->w[k], k == w ? atomic_load(&o->w[k]) : atomic_load(&saved.w[k]));
+        ck_assert_msg(!dfpn_table_probe(&t, key, &hit), "word %d torn: read as pn %u dn %u", w, hit.pn, hit.dn);
+    }
+    ck_assert(dfpn_table_probe(&t, other, &hit) && hit.dn == 0 && hit.deps == 1 && hit.dep[0] == dep);
+    dfpn_table_free(&t);
+}
+END_TEST
+
 Suite *suite_solve(void)
 {
     Suite *s = suite_create("solve");
     TCase *tc = tcase_create("solve");
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, suite_wins_at_their_length, 0, (int)(sizeof suite_cases / sizeof suite_cases[0]));
-    tcase_add_loop_test(tc, brandubh_against_exhaustive_search, 0, 2);
+    tcase_add_loop_test(tc, brandubh_against_exhaustive_search, 0, 4);
     tcase_add_test(tc, bolix_against_exhaustive_search);
-    tcase_add_loop_test(tc, brax_against_exhaustive_search, 0, 2);
-    tcase_add_test(tc, history_changes_the_answer_as_the_rules_say);
+    tcase_add_loop_test(tc, brax_against_exhaustive_search, 0, 4);
+    tcase_add_loop_test(tc, history_changes_the_answer_as_the_rules_say, 0, 2);
     tcase_add_test(tc, endgames_solved_outright);
     tcase_add_test(tc, threads_agree);
+    tcase_add_test(tc, threads_race_on_a_real_position);
     tcase_add_test(tc, budget_leaves_it_open);
+    tcase_add_test(tc, torn_table_entry_reads_as_empty);
     tcase_add_test(tc, reported_length_is_the_proofs);
     suite_add_tcase(s, tc);
     return s;

@@ -10,16 +10,19 @@
  * search node is a position the search enters, a df-pn node a position it
  * makes while expanding a node (each time it expands it).
  *
- * Threads: positions that take one thread 2 to 60 s (the losing moves of
- * bench/suites/brandubh-v2-defence.txt and a suite line), solved with 1
- * and N threads, each on a fresh table: wall time, the busiest thread's
- * processor time (what the solve takes with a core per thread), nodes.
+ * Threads: positions that take one thread from milliseconds to tens of
+ * seconds (the losing moves of bench/suites/brandubh-v2-defence.txt, a
+ * suite line), solved with 1 and N threads, each on a fresh table, in
+ * rounds by nodes as `denham solve` runs them: wall time, the busiest
+ * thread's processor time (what the solve takes with a core per thread),
+ * nodes; then the median of the speed-ups.
  * Reaches the solver through solve.h, the search through bench.h.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "solve_bench.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -31,6 +34,18 @@
 
 #define SPEED_NODES 2000000
 #define TABLE_MB 512
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
 static int64_t cpu_us(void)
 {
@@ -100,6 +115,11 @@ int solve_bench_speed(void)
     return 0;
 }
 
+/* bench/suites/brandubh-v2-defence.txt's second game before ply 19. */
+#define PLY19                                                                                                  \
+    "startpos moves a4a5 c4c1 d6b6 d5b5 b4b3 b5g5 b6g6 e4e1 d2d1 d3f3 g4g3 d4d5 g3g5 d5c5 b3b2 e1e2 g6c6 "    \
+    "c5c3"
+
 int solve_bench_smp(int threads)
 {
     static const struct {
@@ -111,9 +131,16 @@ int solve_bench_smp(int threads)
         {"brandubh-v2", "startpos moves f4f3 d5b5 f3f7 d3a3 g4g6"},
         {"brandubh-v2", "startpos moves f4f3 d5b5 f3f7 d3a3 d6b6 e4e7 d7d5"},
         {"brandubh", "fen 3aa2/6a/1a3a1/1a3d1/d6/d3d2/1a1ka2 d"},
+        {"brandubh-v2", PLY19 " c6d6"},
+        {"brandubh-v2", PLY19 " c6g6"},
+        {"brandubh-v2", PLY19 " b2d2"},
+        {"brandubh-v2", PLY19 " a5a3 f3f2 d7d3"},
+        {"brandubh-v2", PLY19 " a5a3 f3f2 d1d3"},
     };
     solver_t *s = solver_new(TABLE_MB);
     static record_t r;
+    enum { N_CASES = sizeof cases / sizeof cases[0] };
+    double wall_up[N_CASES], busy_up[N_CASES];
     if (!s)
         return 1;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -122,7 +149,9 @@ int solve_bench_smp(int threads)
         if (!record_setup(&r, g, cases[i].position, err, sizeof err))
             return 1;
         static uint64_t hist[SOLVE_HISTORY_MAX];
-        solve_request_t req = {.game = g, .root = r.pos, .history = hist, .ms = 300000};
+        /* Rounds by nodes, as `denham solve` runs without --seconds: one
+         * thread's search is the same each run. */
+        solve_request_t req = {.game = g, .root = r.pos, .history = hist, .nodes = 2000000000};
         req.history_len = record_recent_keys(&r, hist, SOLVE_HISTORY_MAX);
         req.side = 1; /* the defenders win every case */
         req.one_side = true;
@@ -140,15 +169,18 @@ int solve_bench_smp(int threads)
             nodes[k] = b.nodes;
             verdict[k] = b.verdict;
         }
+        wall_up[i] = (double)wall[0] / (double)(wall[1] ? wall[1] : 1);
+        busy_up[i] = (double)cpu_max[0] / (double)(cpu_max[1] ? cpu_max[1] : 1);
         printf("%s %s: 1 thread %lld ms (busiest %lld ms, %llu nodes), %d threads %lld ms (busiest %lld ms, %llu "
                "nodes): %.2fx wall, %.2fx busiest%s\n",
                cases[i].variant, cases[i].position, (long long)wall[0], (long long)cpu_max[0],
                (unsigned long long)nodes[0], threads, (long long)wall[1], (long long)cpu_max[1],
-               (unsigned long long)nodes[1], (double)wall[0] / (double)(wall[1] ? wall[1] : 1),
-               (double)cpu_max[0] / (double)(cpu_max[1] ? cpu_max[1] : 1),
+               (unsigned long long)nodes[1], wall_up[i], busy_up[i],
                verdict[0] == VERDICT_WIN && verdict[1] == VERDICT_WIN ? "" : " (not both solved)");
         fflush(stdout);
     }
+    printf("median of %d positions: %.2fx wall, %.2fx busiest\n", (int)N_CASES, median(wall_up, N_CASES),
+           median(busy_up, N_CASES));
     record_free(&r);
     solver_free(s);
     return 0;

@@ -153,6 +153,8 @@ bool dfpn_ctx_setup(dfpn_ctx_t *c, solver_t *s, const solve_request_t *req, cons
     c->nodes = c->published = 0;
     c->stopped = false;
     c->root_pn = c->root_dn = 1;
+    c->ply = 0;
+    c->unwind = -1;
     if (!above || n_above > PATH_MAX_LEN - SOLVE_MAX_PLY - 2)
         n_above = above ? PATH_MAX_LEN - SOLVE_MAX_PLY - 2 : 0;
     for (int i = 0; i < n_above; i++) {
@@ -451,11 +453,28 @@ static void publish(dfpn_ctx_t *c)
     c->published = c->nodes;
 }
 
-/* Polled every CHECK_EVERY positions: the limits, and progress. */
+/* With other threads: has one settled a node of this thread's line? The
+ * shallowest such (settled on any line: a proof, or a disproof that rests
+ * on no repetition) is where this thread returns to (mid). */
+static void check_line(dfpn_ctx_t *c)
+{
+    for (int p = 0; p <= c->ply; p++) {
+        dfpn_hit_t hit;
+        if (dfpn_table_probe(&c->s->table, c->line_key[p], &hit) && !(hit.flags & DFPN_ON_LINE) &&
+            (hit.pn == 0 || hit.dn == 0)) {
+            c->unwind = p;
+            return;
+        }
+    }
+}
+
+/* Polled every CHECK_EVERY positions: the limits, progress, and the line. */
 static void check_limits(dfpn_ctx_t *c)
 {
     solver_t *s = c->s;
     publish(c);
+    if (s->threads > 1 && c->unwind < 0)
+        check_line(c);
     const solve_request_t *r = c->req;
     int64_t now = timeman_now_ms();
     if (atomic_load(&s->stop) || atomic_load(&s->finished) || (r->nodes && atomic_load(&s->nodes) >= r->nodes) ||
@@ -578,14 +597,23 @@ static uint32_t sat_add(uint32_t a, uint32_t b)
     return s > DFPN_CAP ? DFPN_CAP : (uint32_t)s;
 }
 
-/* Virtual loss: a child other threads are in looks this much worse. */
+/* Virtual loss: a child other threads are in looks worse by a quarter (at
+ * least one) for each of them: the margin of child_threshold's 1 +
+ * epsilon, so that the next thread takes the sibling that the first would
+ * itself turn to once its child grows by that much, and no other: the
+ * threads follow one line until a sibling is that close, and each sees
+ * the other's work through refresh(). (Doubling the number, as
+ * before, parted them at the root: the second thread worked on moves the
+ * proof did not need, up to 14 times the nodes. One unit, or a half, was
+ * measured worse than a quarter: `bench_denham solve-smp 2`, medians of
+ * 1.15x and 1.12x against 1.26x over three runs.) */
 static uint32_t busy_penalty(const dfpn_ctx_t *c, const dfpn_child_t *k, uint32_t x)
 {
     if (c->s->threads == 1 || x >= DFPN_CAP)
         return x;
     unsigned b = atomic_load_explicit(&c->s->busy[k->key & (BUSY_SLOTS - 1)], memory_order_relaxed);
-    uint64_t y = (uint64_t)x * (1 + b) + b;
-    return y > DFPN_CAP ? DFPN_CAP : (uint32_t)y;
+    uint64_t y = (uint64_t)x + (uint64_t)b * (x / 4 > 1 ? x / 4 : 1);
+    return y >= DFPN_CAP ? DFPN_CAP : (uint32_t)y;
 }
 
 /* The node's value from its children's, the child to search next (*best)
@@ -677,17 +705,36 @@ static void store(dfpn_ctx_t *c, int ply, uint64_t key, dfpn_value_t *v, uint64_
     dfpn_table_store(&c->s->table, key, v->pn, v->dn, v->dist, work);
 }
 
-/* Refreshes the children from the table (other threads' findings), keeping
- * what this line settled. */
+/* With other threads on the table: every open child's numbers as the
+ * table has them now (what the other threads found below it, settled or
+ * not), keeping what this line settled. Open numbers are estimates that
+ * hold on any line, so taking another thread's is always sound; a settled
+ * value is taken only as take_hit believes it on this line. */
 static void refresh(dfpn_ctx_t *c, int ply, dfpn_child_t *kids, int n)
 {
     for (int i = 0; i < n; i++) {
         dfpn_child_t *k = &kids[i];
         dfpn_hit_t hit;
-        if (k->pn != 0 && k->dn != 0 && dfpn_table_probe(&c->s->table, k->key, &hit) &&
-            (hit.pn == 0 || hit.dn == 0))
+        if (k->pn == 0 || k->dn == 0 || !dfpn_table_probe(&c->s->table, k->key, &hit))
+            continue;
+        if (hit.pn == 0 || hit.dn == 0) {
             take_hit(c, ply + 1, k, &hit);
+        } else {
+            k->pn = hit.pn;
+            k->dn = hit.dn;
+        }
     }
+}
+
+/* The table's value of the node of `key` when another thread settled it
+ * on any line (check_line). */
+static bool settled_in_table(dfpn_ctx_t *c, uint64_t key, dfpn_value_t *v)
+{
+    dfpn_hit_t hit;
+    if (!dfpn_table_probe(&c->s->table, key, &hit) || (hit.flags & DFPN_ON_LINE) || (hit.pn != 0 && hit.dn != 0))
+        return false;
+    *v = (dfpn_value_t){hit.pn, hit.dn, hit.dist, NO_DEPS};
+    return true;
 }
 
 static void mid(dfpn_ctx_t *c, int ply, uint64_t key, uint32_t thpn, uint32_t thdn, dfpn_value_t *v)
@@ -704,6 +751,8 @@ static void mid(dfpn_ctx_t *c, int ply, uint64_t key, uint32_t thpn, uint32_t th
         *v = (dfpn_value_t){DFPN_CAP, DFPN_CAP, 0, NO_DEPS};
         return;
     }
+    c->line_key[ply] = key;
+    c->ply = ply;
     int n = expand(c, ply, or_node, kids, &dropped_wins, v);
     while (n > 0) {
         int best;
@@ -714,6 +763,13 @@ static void mid(dfpn_ctx_t *c, int ply, uint64_t key, uint32_t thpn, uint32_t th
         if (ply == 0) {
             c->root_pn = v->pn;
             c->root_dn = v->dn;
+        }
+        if (c->unwind >= 0) { /* another thread settled a node of this line */
+            if (c->unwind < ply)
+                break; /* one above: back to it */
+            c->unwind = -1;
+            if (settled_in_table(c, key, v))
+                return; /* this one: the search goes on from its parent */
         }
         if (v->pn >= thpn || v->dn >= thdn || c->stopped)
             break;
@@ -734,6 +790,7 @@ static void mid(dfpn_ctx_t *c, int ply, uint64_t key, uint32_t thpn, uint32_t th
         dfpn_value_t cv;
         mid(c, ply + 1, k->key, cpn, cdn, &cv);
         pop(c, ply, k->move, &u);
+        c->ply = ply;
         if (c->s->threads > 1)
             atomic_fetch_sub_explicit(busy, 1, memory_order_relaxed);
         k->pn = cv.pn;
@@ -811,7 +868,6 @@ solve_result_t solver_run(solver_t *s, const solve_request_t *req)
         return r;
     atomic_store(&s->finished, false);
     atomic_store(&s->nodes, 0);
-    s->table.shared = s->threads > 1;
     int started = 0;
     thr_t helpers[SOLVE_THREADS_MAX];
     for (int i = 0; i < s->threads; i++)
@@ -845,7 +901,6 @@ solve_result_t solver_run(solver_t *s, const solve_request_t *req)
         r.cpu_us_max = cpu_max;
         r.cpu_us_total = cpu_total;
     }
-    s->table.shared = false;
     r.nodes = atomic_load(&s->nodes);
     return r;
 }

@@ -74,6 +74,12 @@ typedef struct dfpn_ctx {
     const solve_request_t *req;
     bool stopped;
     uint32_t root_pn, root_dn; /* as the root's loop last saw them */
+    /* With other threads: the table keys of the line's nodes being searched
+     * (line_key[0 .. ply]), and the shallowest of them another thread has
+     * settled since (-1: none), to which the search returns at once. */
+    uint64_t line_key[SOLVE_MAX_PLY + 1];
+    int ply;
+    int unwind;
     int64_t cpu_us; /* a helper's processor time in its last solve */
 } dfpn_ctx_t;
 

@@ -13,10 +13,7 @@ bool dfpn_table_init(dfpn_table_t *t, size_t mb)
         n *= 2;
     size_t bytes = n * sizeof(dfpn_bucket_t);
     t->buckets = bigmem_alloc(bytes);
-    t->locks = calloc(n, sizeof *t->locks);
-    if (!t->buckets || !t->locks) {
-        bigmem_free(t->buckets, bytes);
-        free(t->locks);
+    if (!t->buckets) {
         *t = (dfpn_table_t){0};
         return false;
     }
@@ -29,7 +26,6 @@ bool dfpn_table_init(dfpn_table_t *t, size_t mb)
 void dfpn_table_free(dfpn_table_t *t)
 {
     bigmem_free(t->buckets, t->bytes);
-    free(t->locks);
     *t = (dfpn_table_t){0};
 }
 
@@ -49,86 +45,100 @@ void dfpn_table_clear(dfpn_table_t *t)
     t->buckets = p;
 }
 
-static void lock(dfpn_table_t *t, uint64_t b)
+/* An entry's words as read, checked: false when empty, torn or of
+ * another generation. */
+typedef struct words {
+    uint64_t key, pn_dn, meta, dep;
+} words_t;
+
+static words_t read_entry(dfpn_entry_t *e)
 {
-    if (!t->shared)
-        return;
-    while (atomic_exchange_explicit(&t->locks[b], 1, memory_order_acquire))
-        while (atomic_load_explicit(&t->locks[b], memory_order_relaxed))
-            ;
+    words_t w;
+    uint64_t x = atomic_load_explicit(&e->w[0], memory_order_relaxed);
+    w.pn_dn = atomic_load_explicit(&e->w[1], memory_order_relaxed);
+    w.meta = atomic_load_explicit(&e->w[2], memory_order_relaxed);
+    w.dep = atomic_load_explicit(&e->w[3], memory_order_relaxed);
+    w.key = x ^ w.pn_dn ^ w.meta ^ w.dep;
+    return w;
 }
 
-static void unlock(dfpn_table_t *t, uint64_t b)
+static bool current(const dfpn_table_t *t, const words_t *w)
 {
-    if (t->shared)
-        atomic_store_explicit(&t->locks[b], 0, memory_order_release);
+    return (uint8_t)(w->meta >> 56) == t->generation;
+}
+
+static void write_entry(dfpn_entry_t *e, const words_t *w)
+{
+    atomic_store_explicit(&e->w[0], w->key ^ w->pn_dn ^ w->meta ^ w->dep, memory_order_relaxed);
+    atomic_store_explicit(&e->w[1], w->pn_dn, memory_order_relaxed);
+    atomic_store_explicit(&e->w[2], w->meta, memory_order_relaxed);
+    atomic_store_explicit(&e->w[3], w->dep, memory_order_relaxed);
 }
 
 bool dfpn_table_probe(dfpn_table_t *t, uint64_t key, dfpn_hit_t *hit)
 {
-    uint64_t b = key & t->mask;
-    dfpn_entry_t *e = t->buckets[b].e;
-    bool found = false;
-    lock(t, b);
-    for (int i = 0; i < DFPN_BUCKET_WAYS; i++)
-        if (e[i].key == key && e[i].generation == t->generation) {
-            *hit = (dfpn_hit_t){e[i].pn, e[i].dn, e[i].dist, e[i].flags, 0, {0, 0}};
-            if (e[i].flags & DFPN_ON_LINE) {
-                hit->dep[0] = e[i].dep;
-                hit->dep[1] = (uint64_t)e[i].pn << 32 | e[i].dn;
-                hit->deps = hit->dep[1] ? 2 : 1;
-                hit->pn = UINT32_MAX;
-                hit->dn = 0;
-            }
-            found = true;
-            break;
+    dfpn_entry_t *e = t->buckets[key & t->mask].e;
+    for (int i = 0; i < DFPN_BUCKET_WAYS; i++) {
+        words_t w = read_entry(&e[i]);
+        if (w.key != key || !current(t, &w))
+            continue;
+        uint32_t pn = (uint32_t)w.pn_dn, dn = (uint32_t)(w.pn_dn >> 32);
+        uint16_t flags = (uint16_t)(w.meta >> 48 & 0xFF);
+        *hit = (dfpn_hit_t){pn, dn, (uint16_t)(w.meta >> 32), flags, 0, {0, 0}};
+        if (flags & DFPN_ON_LINE) {
+            hit->dep[0] = w.dep;
+            hit->dep[1] = w.pn_dn;
+            hit->deps = hit->dep[1] ? 2 : 1;
+            hit->pn = UINT32_MAX;
+            hit->dn = 0;
         }
-    unlock(t, b);
-    return found;
+        return true;
+    }
+    return false;
 }
 
-static void store(dfpn_table_t *t, uint64_t key, uint32_t pn, uint32_t dn, uint16_t dist, uint64_t work,
-                  uint16_t flags, uint64_t dep)
+static void store(dfpn_table_t *t, uint64_t key, uint64_t pn_dn, uint16_t dist, uint64_t work, uint16_t flags,
+                  uint64_t dep)
 {
-    uint64_t b = key & t->mask;
-    dfpn_entry_t *e = t->buckets[b].e, *victim = &e[0];
-    lock(t, b);
+    dfpn_entry_t *e = t->buckets[key & t->mask].e, *victim = &e[0];
     uint64_t least = UINT64_MAX;
     for (int i = 0; i < DFPN_BUCKET_WAYS; i++) {
-        bool current = e[i].generation == t->generation;
-        if (current && e[i].key == key) {
+        words_t w = read_entry(&e[i]);
+        bool live = current(t, &w) && w.key != 0;
+        if (live && w.key == key) {
             victim = &e[i];
-            work += e[i].work;
+            work += (uint32_t)w.meta;
             break;
         }
-        uint64_t w = current ? e[i].work : 0; /* an older entry is an empty one */
-        if (w < least) {
-            least = w;
+        uint64_t have = live ? (uint32_t)w.meta : 0; /* an older or torn entry is an empty one */
+        if (have < least) {
+            least = have;
             victim = &e[i];
         }
     }
-    *victim = (dfpn_entry_t){.key = key, .pn = pn, .dn = dn, .dist = dist, .flags = flags, .dep = dep,
-                             .generation = t->generation,
-                             .work = work > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)work + (work == 0)};
-    unlock(t, b);
+    uint64_t w32 = work > UINT32_MAX - 1 ? UINT32_MAX - 1 : work + (work == 0);
+    words_t w = {key, pn_dn, w32 | (uint64_t)dist << 32 | (uint64_t)(flags & 0xFF) << 48 |
+                                 (uint64_t)t->generation << 56, dep};
+    write_entry(victim, &w);
 }
 
 void dfpn_table_store(dfpn_table_t *t, uint64_t key, uint32_t pn, uint32_t dn, uint16_t dist, uint64_t work)
 {
-    store(t, key, pn, dn, dist, work, 0, 0);
+    store(t, key, pn | (uint64_t)dn << 32, dist, work, 0, 0);
 }
 
 void dfpn_table_store_on_line(dfpn_table_t *t, uint64_t key, const uint64_t *deps, int n, uint64_t work)
 {
-    uint64_t second = n > 1 ? deps[1] : 0;
-    store(t, key, (uint32_t)(second >> 32), (uint32_t)second, 0, work, DFPN_ON_LINE, deps[0]);
+    store(t, key, n > 1 ? deps[1] : 0, 0, work, DFPN_ON_LINE, deps[0]);
 }
 
 int dfpn_table_permille(const dfpn_table_t *t)
 {
     uint64_t n = t->mask + 1, sample = n < 250 ? n : 250, used = 0;
     for (uint64_t i = 0; i < sample; i++)
-        for (int k = 0; k < DFPN_BUCKET_WAYS; k++)
-            used += t->buckets[i].e[k].generation == t->generation;
+        for (int k = 0; k < DFPN_BUCKET_WAYS; k++) {
+            words_t w = read_entry(&t->buckets[i].e[k]);
+            used += current(t, &w) && w.key != 0;
+        }
     return (int)(used * 1000 / (sample * DFPN_BUCKET_WAYS));
 }

@@ -531,7 +531,6 @@ bool proof_write(solver_t *s, const solve_request_t *req, solve_status_t claim, 
         fail(&w, "out of memory for the proof");
     int threads = s->threads;
     s->threads = 1; /* the searches again run on this thread */
-    s->table.shared = false;
     if (ok) {
         w.hline[0] = req->game->hash(&req->root);
         ok = add_node(&w, state_key(req->game, &req->root), MOVE_NONE, 0, 0, true) && write_node(&w, 0);
