@@ -227,7 +227,9 @@ static void open_bolix_at(const char *base, const char *want, bool controlled)
     wpage_open(&page, url, "bolix");
     set_control("preset", "people");
     ck_assert(page_waits_for_a_person());
-    ck_assert_str_eq(page_string(page_mode), want);
+    const char *mode = page_string(page_mode);
+    ck_assert_msg(strcmp(mode, want) == 0, "%s, %s: the page's mode (crossOriginIsolated, shared) is '%s', not '%s'", base,
+                  controlled ? "served by the service worker" : "a first visit", mode, want);
     if (controlled)
         ck_assert_msg(page_true("navigator.serviceWorker.controller !== null"), "not served by the service worker");
 }
