@@ -415,7 +415,7 @@ START_TEST(hoarded_bodies_stay_within_the_budget)
      * did), the budget is full of bodies: a prompt client is served. */
     int refused = 0;
     bool seen[HOARDERS] = {false};
-    for (int64_t until = timeman_now_ms() + 20000; refused < HOARDERS / 2 && timeman_now_ms() < until;) {
+    for (int64_t until = timeman_now_ms() + 20000; refused <= HOARDERS / 2 && timeman_now_ms() < until;) {
         for (int i = 0; i < HOARDERS; i++)
             if (!seen[i] && status_of(fds[i]) == 503)
                 seen[i] = true, refused++;
@@ -440,6 +440,84 @@ START_TEST(hoarded_bodies_stay_within_the_budget)
 }
 END_TEST
 
+/* When the first bytes waiting on fd came (the kernel's stamp, µs), or
+ * -1: nothing came. */
+static int64_t first_bytes_at(int fd)
+{
+    char data[1], control[CMSG_SPACE(sizeof(struct timespec))];
+    struct iovec iov = {data, sizeof data};
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof control};
+    if (recvmsg(fd, &m, MSG_PEEK | MSG_DONTWAIT) <= 0)
+        return -1;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+            struct timespec t;
+            memcpy(&t, CMSG_DATA(c), sizeof t);
+            return (int64_t)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+        }
+    return -1;
+}
+
+static int stamped_connect(int port)
+{
+    int fd = http_connect(port), one = 1;
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one), 0);
+    return fd;
+}
+
+/* Hoarders' bodies and a prompt client's request wait together for the
+ * server (stopped while they come): the prompt request, whole in what it
+ * sent, is answered before the hoarders' first reads are all taken (the
+ * turn's reading spent, the rest are only looked at), so that it waits
+ * for no queue of them. Before, every hoarder ahead of it in the door was
+ * read first, the budget's oldest giving way (503) to each. The order is
+ * the kernel's: when each answer reached its socket. */
+START_TEST(a_whole_request_waits_for_no_hoarders_first_reads)
+{
+    raise_files();
+    server_up("");
+    enum { HOARDERS = 200, SENT = 60 * 1024 };
+    int fds[HOARDERS];
+    char *body = malloc(SENT);
+    memset(body, 'x', SENT);
+    char head[256];
+    int n = snprintf(head, sizeof head, "POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Length: 262144\r\n\r\n",
+                     server.port);
+    kill(server.pid, SIGSTOP);
+    for (int i = 0; i < HOARDERS; i++) {
+        fds[i] = stamped_connect(server.port);
+        ck_assert_int_eq(send(fds[i], head, (size_t)n, MSG_NOSIGNAL), n);
+        ck_assert_int_gt(send(fds[i], body, SENT, MSG_NOSIGNAL | MSG_DONTWAIT), 32 * 1024);
+    }
+    int prompt = stamped_connect(server.port);
+    char get[128];
+    n = snprintf(get, sizeof get, "GET /api/info HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n", server.port);
+    ck_assert_int_eq(send(prompt, get, (size_t)n, MSG_NOSIGNAL), n);
+    kill(server.pid, SIGCONT);
+    struct pollfd p = {prompt, POLLIN, 0};
+    ck_assert_int_eq(poll(&p, 1, 10000), 1);
+    int64_t answered = first_bytes_at(prompt);
+    int status = status_of(prompt);
+    usleep(100 * 1000); /* (the hoarders' answers come meanwhile: the stamps say when) */
+    int before = 0, after = 0;
+    for (int i = 0; i < HOARDERS; i++) {
+        int64_t at = first_bytes_at(fds[i]);
+        before += at >= 0 && at < answered;
+        after += at >= answered;
+        close(fds[i]);
+    }
+    close(prompt);
+    free(body);
+    ck_assert_int_eq(status, 200);
+    ck_assert_int_ge(answered, 0);
+    ck_assert_msg(after > 0, "no hoarder given way after the prompt request (%d before)", before);
+    ck_assert_msg(before < HOARDERS / 2, "%d of %d hoarders read (and given way) before the prompt request, %d after",
+                  before, HOARDERS, after);
+    server_down();
+}
+END_TEST
+
 void serve_loop_cases(Suite *s)
 {
     TCase *tc = tcase_create("ring");
@@ -455,5 +533,6 @@ void serve_loop_cases(Suite *s)
     tcase_add_test(tc, lingering_clients_hold_nothing);
     tcase_add_test(tc, young_connections_give_way);
     tcase_add_test(tc, hoarded_bodies_stay_within_the_budget);
+    tcase_add_test(tc, a_whole_request_waits_for_no_hoarders_first_reads);
     suite_add_tcase(s, tc);
 }

@@ -33,6 +33,7 @@
 #include "../../engine/core/timeman.h"
 
 #define SCRATCH_BYTES (32 * 1024) /* one read of a request that may arrive whole */
+#define PEEK_BYTES 4096           /* looked at, once a turn's reading is spent: a prompt request is whole in it */
 #define READ_PER_TURN (32 * 1024) /* one connection's bytes read (or drained) per event: the others' turn comes */
 #define ACCEPT_TURN_US 3000 /* accepting (and reading what came at once) this long a turn, then the others' turn */
 #define HEAD_CAP 640               /* an answer's head */
@@ -577,15 +578,28 @@ static bool grow_input(conn_t *c, size_t at_least)
     return true;
 }
 
-/* A request's first read is always taken: a prompt client's arrives whole
- * in it. Requests that need more (bodies, trickles) share CONN_TURN_READ
- * a turn: the rest wait, still ready, for the next turn, so that a turn
- * of the loop stays short whatever number of them send at once. */
+/* Whether what c's client has sent is a whole request (or one to refuse),
+ * looked at without taking it: the turn's reading is spent. */
+static bool whole_at_once(conn_t *c)
+{
+    ssize_t n = recv(c->fd, C.scratch, PEEK_BYTES, MSG_PEEK);
+    if (n <= 0) /* (nothing yet; or gone, or an error: the read says which) */
+        return n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+    int status = examine(c, C.scratch, (size_t)n, (size_t)n);
+    c->need = 0; /* (the read examines it again) */
+    return status != 0;
+}
+
+/* A request that arrives whole at once (a prompt client's) is always
+ * taken. Requests that need more (bodies, trickles) share CONN_TURN_READ
+ * a turn, their first read too: the rest wait, still ready, for the next
+ * turn, so that a turn of the loop stays short whatever number of them
+ * send at once, and a prompt request waits for no queue of their reads. */
 static void read_request(conn_t *c)
 {
     size_t taken = 0;
     while (c->state == ARRIVING && taken < READ_PER_TURN) {
-        if (c->in && C.turn_read >= CONN_TURN_READ)
+        if (C.turn_read >= CONN_TURN_READ && (c->in || !whole_at_once(c)))
             return;
         if (!c->in) { /* all at once, most often: no buffer of its own */
             ssize_t n = recv(c->fd, C.scratch, SCRATCH_BYTES, 0);

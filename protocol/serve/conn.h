@@ -36,7 +36,7 @@ typedef struct serve_io {
 #define CONN_LINGER_BYTES (512 * 1024)
 #define CONN_EVICTED_DRAIN (64 * 1024) /* a request given way: what of the rest of it is drained */
 #define CONN_HOLD_MS 30000         /* a held request (its answer comes from other work) is answered 503 after this */
-#define CONN_TURN_READ (256 * 1024) /* bytes of requests already begun (and of drains) read in one turn of the loop */
+#define CONN_TURN_READ (256 * 1024) /* bytes of requests not whole at once (and of drains) read in one turn of the loop */
 #define CONN_BUDGET (4 << 20)      /* bytes buffered for every connection (and the engines' input) together */
 
 typedef struct conn conn_t;
