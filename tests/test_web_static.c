@@ -3,9 +3,11 @@
  * served by `python3 -m http.server`: the engine is WebAssembly in the
  * page's Web Worker. Every variant plays against Denham, with the
  * analysis and How to play; `stop` ends a search and a search never holds
- * up the page, both without shared memory (a first visit: the engine
- * unwinds to its worker's event loop between slices) and with it (once the
- * service worker serves the page, cross-origin isolated); the page is an
+ * up the page, both without shared memory (a host that sends no headers:
+ * the engine unwinds to its worker's event loop between slices) and with
+ * it (a host that sends those of cross-origin isolation,
+ * bench/tools/isolating_server.py), before and after the service worker
+ * serves the page; the page is an
  * installable app; after one visit, with the server killed, a reload opens
  * the board and Denham plays; before the engine is up the board is drawn
  * as the engine last described it (a reload) or, on a first visit, as the
@@ -197,37 +199,70 @@ static double analysis_gap_then_stop(const char *what, int *beats, double *stop_
     return gap;
 }
 
-/* The first visit has no shared memory (the service worker does not serve
- * it yet): the engine's searches unwind to the worker's event loop. Once
- * the service worker serves the page it is cross-origin isolated and the
- * commands go through shared memory. Either way `stop` ends the analysis
- * (the switch off waits for its bestmove) and the page's timer keeps
+/* The page's mode: "false false" without shared memory, "true true" with. */
+static const char page_mode[] = "String(crossOriginIsolated) + ' ' + denham.session.transport.shared";
+
+/* Analysis on, two seconds, off (analysis_gap_then_stop): `stop` ends it
+ * (the switch off waits for its bestmove) and the page's timer kept
  * beating through the search. The bounds are loose (the machine is
  * shared): a page frozen by the search would not beat at all in those two
  * seconds, a search that never reads `stop` would never answer. */
+static void stop_ends_analysis(const char *what)
+{
+    int beats;
+    double stop_ms, gap = analysis_gap_then_stop(what, &beats, &stop_ms);
+    printf("static board, %s: during 2 s of search the page's 20 ms timer beat %d times (longest gap %.0f ms); "
+           "stop %.0f ms\n", what, beats, gap, stop_ms);
+    ck_assert_msg(beats >= 10, "%s: the page's timer beat %d times in 2 s of search", what, beats);
+    ck_assert_msg(stop_ms < 5000, "%s: stop took %.0f ms", what, stop_ms);
+}
+
+/* Bolix opened at base (a server's address) for people only; the page's
+ * mode is want, and it is served by the folder's service worker when
+ * controlled says so. */
+static void open_bolix_at(const char *base, const char *want, bool controlled)
+{
+    char url[160];
+    snprintf(url, sizeof url, "%s#bolix", base);
+    wpage_open(&page, url, "bolix");
+    set_control("preset", "people");
+    ck_assert(page_waits_for_a_person());
+    const char *mode = page_string(page_mode);
+    ck_assert_msg(strcmp(mode, want) == 0, "%s, %s: the page's mode (crossOriginIsolated, shared) is '%s', not '%s'", base,
+                  controlled ? "served by the service worker" : "a first visit", mode, want);
+    if (controlled)
+        ck_assert_msg(page_true("navigator.serviceWorker.controller !== null"), "not served by the service worker");
+}
+
+/* A host that sends no headers of its own (python3 -m http.server): no
+ * shared memory, on a first visit and as well once the service worker
+ * serves the page (it adds no headers: a page it serves opens in no
+ * process of its own); the engine's searches unwind to the worker's event
+ * loop. A host that sends the two headers of cross-origin isolation
+ * (isolating_server.py; README's nginx): shared memory from the first
+ * visit, and still once the service worker serves the page from its cache
+ * (the host's headers are kept with its answers); the commands go through
+ * shared memory. Either way `stop` ends the analysis and the page keeps
+ * beating through the search. */
 START_TEST(stop_with_and_without_shared_memory)
 {
     if (!page.have_browser)
         return;
-    open_variant("bolix");
-    set_control("preset", "people");
-    ck_assert(page_waits_for_a_person());
-    ck_assert_str_eq(page_string("String(crossOriginIsolated) + ' ' + denham.session.transport.shared"), "false false");
-    int beats;
-    double stop_ms, gap = analysis_gap_then_stop("without shared memory", &beats, &stop_ms);
-    printf("static board, without shared memory: during 2 s of search the page's 20 ms timer beat %d times (longest "
-           "gap %.0f ms); stop %.0f ms\n", beats, gap, stop_ms);
-    ck_assert_msg(beats >= 10, "the page's timer beat %d times in 2 s of search", beats);
-    ck_assert_msg(stop_ms < 5000, "stop took %.0f ms", stop_ms);
-    ck_assert_msg(cdp_wait(browser, "navigator.serviceWorker.controller !== null", WAIT_MS), "no service worker");
-    open_variant("bolix");
-    ck_assert_str_eq(page_string("String(crossOriginIsolated) + ' ' + denham.session.transport.shared"), "true true");
-    ck_assert(page_waits_for_a_person());
-    gap = analysis_gap_then_stop("with shared memory", &beats, &stop_ms);
-    printf("static board, with shared memory: during 2 s of search the page's 20 ms timer beat %d times (longest "
-           "gap %.0f ms); stop %.0f ms\n", beats, gap, stop_ms);
-    ck_assert_msg(beats >= 10, "the page's timer beat %d times in 2 s of search", beats);
-    ck_assert_msg(stop_ms < 5000, "stop took %.0f ms", stop_ms);
+    open_bolix_at(page.base_url, "false false", false);
+    stop_ends_analysis("without shared memory, a first visit");
+    ck_assert_msg(cdp_wait(browser, "navigator.serviceWorker.ready.then(() => true)", WAIT_MS), "no service worker");
+    open_bolix_at(page.base_url, "false false", true);
+    stop_ends_analysis("without shared memory, from the service worker");
+    served_t isolating;
+    ck_assert_msg(static_start(&isolating, WEB_STATIC_DIR, true), "isolating_server.py did not start");
+    char url[96];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/", isolating.port);
+    open_bolix_at(url, "true true", false);
+    stop_ends_analysis("with shared memory, a first visit to a host sending the headers");
+    ck_assert_msg(cdp_wait(browser, "navigator.serviceWorker.ready.then(() => true)", WAIT_MS), "no service worker");
+    open_bolix_at(url, "true true", true);
+    stop_ends_analysis("with shared memory, from the service worker");
+    served_stop(&isolating);
 }
 END_TEST
 

@@ -35,7 +35,7 @@ bool web_host_start(served_t *s, const char *serve_args)
         fprintf(stderr, "browser tests: no %s (make web-static builds it)\n", WEB_STATIC_DIR);
         return false;
     }
-    return static_start(s, WEB_STATIC_DIR);
+    return static_start(s, WEB_STATIC_DIR, false);
 }
 
 int web_host_stop(served_t *s)

@@ -7,9 +7,11 @@
  *     in Brax, Brandubh, Bolix and Jinxx (each at a depth taking a second
  *     or two natively), of the native ./denham, of
  *     `node build/wasm/denham.mjs`, and of the static board's worker in
- *     headless Chromium without shared memory (a first visit: the search
- *     unwinds between slices) and with it (served by the service worker:
- *     cross-origin isolated); the four measured in turn, game by game,
+ *     headless Chromium without shared memory (served by python3 -m
+ *     http.server, which sends no headers: the search unwinds between
+ *     slices) and with it (served by bench/tools/isolating_server.py, which
+ *     sends those of cross-origin isolation, as a host set up for it does);
+ *     the four measured in turn, game by game,
  *     ROUNDS times (default 3), the best of each, with its ratio to
  *     native: on a shared machine the ratios of one alternating run hold
  *     where the speeds do not;
@@ -18,7 +20,9 @@
  *     figure, document.body.dataset.drawnMs: navigation to the first frame
  *     that shows a board), over loopback on a first visit (a new browser
  *     profile each time) and from the service worker's cache with the
- *     server stopped: median of five, and the slowest.
+ *     server stopped: median of five, and the slowest; then from the cache
+ *     of a host that sends the isolation headers (the page kept isolated:
+ *     shared memory offline too).
  * The load average is printed before and after. Figures, not tests.
  */
 #define _GNU_SOURCE
@@ -115,20 +119,18 @@ static bool page_mode(cdp_t *c, const char *want)
     return strcmp(cdp_text(c, "String(crossOriginIsolated) + ' ' + denham.session.transport.shared"), want) == 0;
 }
 
-static void speed(int rounds, const char *url)
+/* url: the folder served with no headers; isolated_url: with those of
+ * cross-origin isolation. */
+static void speed(int rounds, const char *url, const char *isolated_url)
 {
     double best[GAMES][RUNNERS] = {{0}};
     cdp_t plain, shared;
-    /* Two browsers: one served by the service worker, one whose requests
-     * bypass it (every visit as a first visit). */
+    /* Two browsers, one for each server. */
     if (!cdp_start(&plain, 1280, 800) || !cdp_start(&shared, 1280, 800)) {
         printf("wasm: Chromium did not start\n");
         return;
     }
-    free(cdp_call(&plain, true, "Network.enable", NULL, 10000));
-    free(cdp_call(&plain, true, "Network.setBypassServiceWorker", "{\"bypass\":true}", 10000));
-    bool ok = page_up(&shared, url) && cdp_wait(&shared, "navigator.serviceWorker.ready.then(() => true)", WAIT_MS) &&
-              page_up(&shared, url) && page_mode(&shared, "true true") && page_up(&plain, url) &&
+    bool ok = page_up(&shared, isolated_url) && page_mode(&shared, "true true") && page_up(&plain, url) &&
               page_mode(&plain, "false false");
     if (!ok) {
         printf("wasm: the static page did not come up in both modes\n");
@@ -142,7 +144,9 @@ static void speed(int rounds, const char *url)
             got[0] = process_nps("./denham", games[g], depths[g]);
             got[1] = process_nps("node build/wasm/denham.mjs", games[g], depths[g]);
             got[2] = page_up(&plain, url) && page_mode(&plain, "false false") ? page_nps(&plain, games[g], depths[g]) : 0;
-            got[3] = page_up(&shared, url) && page_mode(&shared, "true true") ? page_nps(&shared, games[g], depths[g]) : 0;
+            got[3] = page_up(&shared, isolated_url) && page_mode(&shared, "true true")
+                         ? page_nps(&shared, games[g], depths[g])
+                         : 0;
             for (int r = 0; r < RUNNERS; r++)
                 if (got[r] > best[g][r])
                     best[g][r] = got[r];
@@ -208,31 +212,48 @@ static double drawn_ms(cdp_t *c, char *laps, size_t cap)
     return atof(cdp_text(c, "document.body.dataset.drawnMs"));
 }
 
-static void first_board(served_t *server, const char *url)
+/* The first board of first visits (when first_visits) and from the cache
+ * once the server (at url, its page's mode want) is stopped; host names
+ * the server in what is printed. */
+static void first_board(served_t *server, const char *url, const char *want, const char *host, bool first_visits)
 {
-    double loopback[SAMPLES], cached[SAMPLES];
-    char laps[SAMPLES][64], cached_laps[SAMPLES][64];
-    int n = 0, m = 0;
+    double loopback[SAMPLES], cached[SAMPLES], cold[SAMPLES];
+    char laps[SAMPLES][64], cached_laps[SAMPLES][64], cold_laps[SAMPLES][64], what[160];
+    int n = 0, m = 0, k = 0;
     cdp_t c;
-    for (int i = 0; i < SAMPLES; i++) { /* a new profile: nothing kept from before */
+    for (int i = 0; first_visits && i < SAMPLES; i++) { /* a new profile: nothing kept from before */
         if (!cdp_start(&c, 1280, 800))
             break;
         if (cdp_navigate(&c, url) && (loopback[n] = drawn_ms(&c, laps[n], sizeof laps[n])) >= 0)
             n++;
         cdp_stop(&c);
     }
-    print_samples("over loopback, a first visit", loopback, n, laps);
+    if (first_visits)
+        print_samples("over loopback, a first visit", loopback, n, laps);
     if (!cdp_start(&c, 1280, 800))
         return;
     if (page_up(&c, url) && cdp_wait(&c, "navigator.serviceWorker.ready.then(() => true)", WAIT_MS) &&
-        page_up(&c, url)) {
+        page_up(&c, url) && page_mode(&c, want)) {
         served_stop(server);
         for (int i = 0; i < SAMPLES; i++)
             if (cdp_navigate(&c, "about:blank") && cdp_navigate(&c, url) && (cached[m] = drawn_ms(&c, cached_laps[m], sizeof cached_laps[m])) >= 0)
                 m++;
+        /* As a person opens the app after a while: the service worker
+         * stopped (Chromium stops one idle for 30 s), so it starts first. */
+        free(cdp_call(&c, true, "ServiceWorker.enable", NULL, 10000));
+        for (int i = 0; i < SAMPLES; i++) {
+            if (!cdp_navigate(&c, "about:blank"))
+                break;
+            free(cdp_call(&c, true, "ServiceWorker.stopAllWorkers", NULL, 10000));
+            if (cdp_navigate(&c, url) && (cold[k] = drawn_ms(&c, cold_laps[k], sizeof cold_laps[k])) >= 0)
+                k++;
+        }
     }
     cdp_stop(&c);
-    print_samples("from the offline cache, the server stopped", cached, m, cached_laps);
+    snprintf(what, sizeof what, "from the offline cache, the server stopped (%s)", host);
+    print_samples(what, cached, m, cached_laps);
+    snprintf(what, sizeof what, "from the offline cache, the service worker stopped first (%s)", host);
+    print_samples(what, cold, k, cold_laps);
 }
 
 int wasm_bench(int rounds)
@@ -244,17 +265,22 @@ int wasm_bench(int rounds)
     }
     print_load("before");
     module_size();
-    served_t server;
-    if (!static_start(&server, STATIC_DIR)) {
-        fprintf(stderr, "bench_denham wasm: python3 -m http.server did not start\n");
+    served_t server = {0}, isolating = {0};
+    if (!static_start(&server, STATIC_DIR, false) || !static_start(&isolating, STATIC_DIR, true)) {
+        fprintf(stderr, "bench_denham wasm: python3's static servers did not start\n");
+        served_stop(&server);
+        served_stop(&isolating);
         return 1;
     }
-    char url[96];
+    char url[96], isolated_url[96];
     snprintf(url, sizeof url, "http://127.0.0.1:%d/", server.port);
+    snprintf(isolated_url, sizeof isolated_url, "http://127.0.0.1:%d/", isolating.port);
     if (rounds > 0) /* 0: the module and the first board only */
-        speed(rounds, url);
-    first_board(&server, url);
+        speed(rounds, url, isolated_url);
+    first_board(&server, url, "false false", "a host sending no headers: no shared memory", true);
+    first_board(&isolating, isolated_url, "true true", "a host sending the isolation headers: shared memory", false);
     served_stop(&server);
+    served_stop(&isolating);
     print_load("after");
     return 0;
 }

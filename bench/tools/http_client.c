@@ -71,13 +71,16 @@ bool served_start(served_t *s, const char *args)
     return strncmp(line, "http://127.0.0.1:", 17) == 0 && s->port > 0;
 }
 
-bool static_start(served_t *s, const char *dir)
+bool static_start(served_t *s, const char *dir, bool isolating)
 {
     char cmd[1024], line[256];
     /* -u: its "Serving HTTP on ... port N" line at once, not at exit.
      * Python starts slowly on a loaded machine (and through a version
      * manager's shim): 30 s. */
-    snprintf(cmd, sizeof cmd, "exec python3 -u -m http.server 0 --bind 127.0.0.1 --directory '%s'", dir);
+    if (isolating)
+        snprintf(cmd, sizeof cmd, "exec python3 -u bench/tools/isolating_server.py '%s'", dir);
+    else
+        snprintf(cmd, sizeof cmd, "exec python3 -u -m http.server 0 --bind 127.0.0.1 --directory '%s'", dir);
     if (!start_reading_line(s, cmd, line, sizeof line, 30000))
         return false;
     const char *port = strstr(line, " port ");

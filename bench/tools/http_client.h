@@ -17,8 +17,11 @@ typedef struct served {
 bool served_start(served_t *s, const char *args);
 /* `python3 -m http.server` on a free loopback port, serving dir (the
  * static board, make web-static): a server that knows nothing of Denham;
- * false if it did not say where it listens. */
-bool static_start(served_t *s, const char *dir);
+ * isolating: bench/tools/isolating_server.py instead, the same server
+ * that also sends the headers of cross-origin isolation (COOP, COEP), so
+ * that its pages have shared memory; false if it did not say where it
+ * listens. */
+bool static_start(served_t *s, const char *dir, bool isolating);
 /* SIGTERM, then waits; the server's exit status (-1 if it had to be
  * killed, or ended by the signal, as Python's server does). */
 int served_stop(served_t *s);

@@ -1,11 +1,12 @@
 // sw.js: the static board's service worker. After one visit the board
 // opens and Denham plays with no network: every file of the folder (the
 // list and version below are written by `make web-static`) is kept in a
-// cache of that version and served from it first. What it serves carries
-// the headers of cross-origin isolation (COOP and COEP), so that a page it
-// serves may give the engine its commands through shared memory (no host
-// needs to set them); the first visit, not yet served by it, is not
-// isolated and the engine unwinds between slices instead (wasi.js).
+// cache of that version and served from it first, as the host sent it: with
+// the headers of cross-origin isolation (COOP and COEP) where the host sends
+// them (the page then has shared memory, offline too), else without (the
+// engine unwinds between slices instead: wasi.js). It adds none of its own:
+// when it did, the first board from the cache came some 300 ms later
+// (README, "Play without installing").
 const VERSION = '@VERSION@';
 const FILES = [@FILES@];
 const CACHE = `denham-${VERSION}`;
@@ -21,14 +22,6 @@ self.addEventListener('activate', (e) => {
   })());
 });
 
-function isolated(r) {
-  if (r.type === 'opaque' || r.status === 0) return r;
-  const headers = new Headers(r.headers);
-  headers.set('Cross-Origin-Opener-Policy', 'same-origin');
-  headers.set('Cross-Origin-Embedder-Policy', 'require-corp');
-  return new Response(r.body, { status: r.status, statusText: r.statusText, headers });
-}
-
 let opened = null; // the cache, opened once for every request
 
 self.addEventListener('fetch', (e) => {
@@ -41,6 +34,6 @@ self.addEventListener('fetch', (e) => {
     // whole cache, and Chromium answers such matches one at a time (with
     // it alone, a cached page's scripts ran some 300 ms later).
     const kept = await cache.match(req) || await cache.match(req, { ignoreSearch: true });
-    return isolated(kept || await fetch(req));
+    return kept || fetch(req);
   })());
 });
