@@ -385,6 +385,25 @@ START_TEST(young_connections_give_way)
 }
 END_TEST
 
+/* What a hoarder sends: the head of a 256 KiB body, and `sent` bytes of
+ * it (free the body after). */
+typedef struct hoard {
+    char head[256];
+    int head_len;
+    char *body;
+} hoard_t;
+
+static hoard_t hoard_new(size_t sent)
+{
+    hoard_t h;
+    h.head_len = snprintf(h.head, sizeof h.head,
+                          "POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Length: 262144\r\n\r\n", server.port);
+    h.body = malloc(sent);
+    ck_assert_ptr_nonnull(h.body);
+    memset(h.body, 'x', sent);
+    return h;
+}
+
 /* Bodies sent in part and held: the oldest give way when the budget is
  * full; the server's memory stays small, and goes back after. */
 START_TEST(hoarded_bodies_stay_within_the_budget)
@@ -393,17 +412,13 @@ START_TEST(hoarded_bodies_stay_within_the_budget)
     server_up("");
     enum { HOARDERS = 200, SENT = 200 * 1024 };
     int fds[HOARDERS];
-    char *body = malloc(SENT);
-    memset(body, 'x', SENT);
-    char head[256];
-    int n = snprintf(head, sizeof head, "POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Length: 262144\r\n\r\n",
-                     server.port);
+    hoard_t h = hoard_new(SENT);
     long peak = 0;
     for (int i = 0; i < HOARDERS; i++) {
         fds[i] = http_connect(server.port);
-        send(fds[i], head, (size_t)n, MSG_NOSIGNAL);
+        send(fds[i], h.head, (size_t)h.head_len, MSG_NOSIGNAL);
         for (size_t sent = 0; sent < SENT;) { /* as much as the server takes now */
-            ssize_t k = send(fds[i], body + sent, SENT - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+            ssize_t k = send(fds[i], h.body + sent, SENT - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
             if (k <= 0)
                 break;
             sent += (size_t)k;
@@ -426,7 +441,7 @@ START_TEST(hoarded_bodies_stay_within_the_budget)
     prompt_pages(10, 2000);
     for (int i = 0; i < HOARDERS; i++)
         close(fds[i]);
-    free(body);
+    free(h.body);
     ck_assert_msg(refused > HOARDERS / 2, "%d of %d hoarders given way", refused, HOARDERS);
     if (!sanitized(server.pid)) {
         ck_assert_msg(peak < 16 * 1024, "the server held %ld KiB", peak);
@@ -479,20 +494,16 @@ START_TEST(a_whole_request_waits_for_no_hoarders_first_reads)
     server_up("");
     enum { HOARDERS = 200, SENT = 60 * 1024 };
     int fds[HOARDERS];
-    char *body = malloc(SENT);
-    memset(body, 'x', SENT);
-    char head[256];
-    int n = snprintf(head, sizeof head, "POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Length: 262144\r\n\r\n",
-                     server.port);
+    hoard_t h = hoard_new(SENT);
     kill(server.pid, SIGSTOP);
     for (int i = 0; i < HOARDERS; i++) {
         fds[i] = stamped_connect(server.port);
-        ck_assert_int_eq(send(fds[i], head, (size_t)n, MSG_NOSIGNAL), n);
-        ck_assert_int_gt(send(fds[i], body, SENT, MSG_NOSIGNAL | MSG_DONTWAIT), 32 * 1024);
+        ck_assert_int_eq(send(fds[i], h.head, (size_t)h.head_len, MSG_NOSIGNAL), h.head_len);
+        ck_assert_int_gt(send(fds[i], h.body, SENT, MSG_NOSIGNAL | MSG_DONTWAIT), 32 * 1024);
     }
     int prompt = stamped_connect(server.port);
     char get[128];
-    n = snprintf(get, sizeof get, "GET /api/info HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n", server.port);
+    int n = snprintf(get, sizeof get, "GET /api/info HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n", server.port);
     ck_assert_int_eq(send(prompt, get, (size_t)n, MSG_NOSIGNAL), n);
     kill(server.pid, SIGCONT);
     struct pollfd p = {prompt, POLLIN, 0};
@@ -508,7 +519,7 @@ START_TEST(a_whole_request_waits_for_no_hoarders_first_reads)
         close(fds[i]);
     }
     close(prompt);
-    free(body);
+    free(h.body);
     ck_assert_int_eq(status, 200);
     ck_assert_int_ge(answered, 0);
     ck_assert_msg(after > 0, "no hoarder given way after the prompt request (%d before)", before);
