@@ -2,12 +2,15 @@
  * by hand, a short real match, and engines that misbehave. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../bench/runner/match.h"
+#include "../bench/runner/match_engine.h"
 #include "../bench/runner/stats.h"
 #include "../engine/core/record.h"
 #include "../engine/games/brandubh/brandubh.h"
@@ -314,6 +317,28 @@ START_TEST(a_failed_handshake_stops_the_match)
                       strstr(out, "(the 1 games finished before are not counted)") && strstr(out, "exit=1\n"),
                   "%s", out);
     ck_assert_str_eq(shell("grep -vc '^#' build/test_match_once.txt"), "1\n");
+}
+END_TEST
+
+/* An engine that ends at once may be gone before `ugi` is written (as in
+ * the sanitizer build, where the runner is slow): the write then fails,
+ * and that is its end before `ugiok` with its own status. Here it is gone
+ * for certain before the handshake begins. */
+START_TEST(an_engine_gone_before_ugi_is_reported_with_its_status)
+{
+    signal(SIGPIPE, SIG_IGN); /* as denham-match does */
+    eproc_t p;
+    ck_assert(eproc_start(&p, "sh -c 'exit 3'", NULL));
+    for (int i = 0; i < 500 && !eproc_exited(&p); i++)
+        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    ck_assert(eproc_exited(&p));
+    engine_cfg_t ec = {.name = "gone", .cmd = "sh -c 'exit 3'"};
+    static char line[EPROC_LINE_MAX];
+    char why[MATCH_ENGINE_WHY];
+    ck_assert(!match_engine_handshake(&p, &ec, "brandubh", NULL, line, why, sizeof why));
+    ck_assert_msg(strstr(why, "it ended before 'ugiok' (exit status 3)"), "%s", why);
+    ck_assert(!eproc_running(&p));
+    eproc_destroy(&p);
 }
 END_TEST
 
@@ -628,6 +653,7 @@ Suite *suite_match(void)
     tcase_add_test(runs, illegal_move_loses);
     tcase_add_test(runs, crash_loses);
     tcase_add_test(runs, a_failed_handshake_stops_the_match);
+    tcase_add_test(runs, an_engine_gone_before_ugi_is_reported_with_its_status);
     tcase_add_test(runs, options_are_checked_at_the_handshake);
     tcase_add_test(runs, no_decision_has_its_own_status);
     tcase_add_test(runs, ctrl_c_ends_with_the_games_played);

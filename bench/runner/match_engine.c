@@ -118,8 +118,9 @@ static bool fail(handshake_t *h, const char *fmt, const char *a, const char *b)
     return false;
 }
 
-/* The engine's exit, for a message: "exit status 127: command not found". */
-static void ended(handshake_t *h, const char *before)
+/* The engine's exit, for a message: "exit status 127: command not found".
+ * False, so that a failed step reads `return ended(...)`. */
+static bool ended(handshake_t *h, const char *before)
 {
     int status = 0;
     eproc_end(h->p, 200, &status);
@@ -133,6 +134,7 @@ static void ended(handshake_t *h, const char *before)
         snprintf(how, sizeof how, "killed by signal %d", WTERMSIG(status));
     snprintf(h->why, h->why_len, "it ended before %s (%s)%s", before, how,
              h->log_path ? "" : "; --log FILE keeps what it writes to its standard error");
+    return false;
 }
 
 /* Reads lines until `want`; the option lines on the way are kept, and a
@@ -142,10 +144,8 @@ static bool answer(handshake_t *h, const char *want, const char *sent)
     int64_t deadline = timeman_now_ms() + MATCH_HANDSHAKE_MS;
     for (;;) {
         int r = eproc_read_line(h->p, h->line, EPROC_LINE_MAX, deadline);
-        if (r == EPROC_EOF) {
-            ended(h, want[0] == 'u' ? "'ugiok'" : "'readyok'");
-            return false;
-        }
+        if (r == EPROC_EOF)
+            return ended(h, want[0] == 'u' ? "'ugiok'" : "'readyok'");
         if (r == EPROC_TIMEOUT) {
             snprintf(h->why, h->why_len, "no '%s' within %d s%s%s%s", want, MATCH_HANDSHAKE_MS / 1000,
                      sent ? " after " : "", sent ? sent : "",
@@ -202,10 +202,8 @@ static bool set_option(handshake_t *h, const char *name, const char *value)
         snprintf(cmd, sizeof cmd, "setoption name %s value %s", name, value);
     else
         snprintf(cmd, sizeof cmd, "setoption name %s", name);
-    if (!eproc_send(h->p, cmd) || !eproc_send(h->p, "isready")) {
-        ended(h, "reading its options");
-        return false;
-    }
+    if (!eproc_send(h->p, cmd) || !eproc_send(h->p, "isready"))
+        return ended(h, "reading its options");
     return answer(h, "readyok", cmd);
 }
 
@@ -238,8 +236,8 @@ static bool set_options(handshake_t *h)
     return true;
 }
 
-bool match_engine_start(eproc_t *p, const engine_cfg_t *ec, const char *variant, const char *log_path, char *line,
-                        char *why, size_t why_len)
+bool match_engine_handshake(eproc_t *p, const engine_cfg_t *ec, const char *variant, const char *log_path, char *line,
+                            char *why, size_t why_len)
 {
     handshake_t *h = calloc(1, sizeof *h);
     if (!h) {
@@ -247,14 +245,9 @@ bool match_engine_start(eproc_t *p, const engine_cfg_t *ec, const char *variant,
         return false;
     }
     *h = (handshake_t){.p = p, .ec = ec, .log_path = log_path, .line = line, .why = why, .why_len = why_len};
-    eproc_spec_t spec = {.cmd = ec->cmd, .log_path = log_path};
-    bool ok = eproc_spawn(p, &spec);
-    if (!ok)
-        snprintf(why, why_len, "it could not be started");
-    else if (!eproc_send(p, "ugi"))
-        ended(h, "'ugiok'");
-    else
-        ok = answer(h, "ugiok", NULL);
+    /* An engine that ended at once may have closed its input before `ugi`
+     * is written: that is its end too, with its status, not a step later. */
+    bool ok = eproc_send(p, "ugi") ? answer(h, "ugiok", NULL) : ended(h, "'ugiok'");
     /* The variant: among the engine's own, where it lists them. */
     const declared_t *v = ok ? find_declared(h, "UCI_Variant") : NULL;
     ok = ok && (!v || check_value(h, v, variant)) && set_option(h, "UCI_Variant", variant) && set_options(h);
@@ -262,4 +255,15 @@ bool match_engine_start(eproc_t *p, const engine_cfg_t *ec, const char *variant,
         eproc_kill(p);
     free(h);
     return ok;
+}
+
+bool match_engine_start(eproc_t *p, const engine_cfg_t *ec, const char *variant, const char *log_path, char *line,
+                        char *why, size_t why_len)
+{
+    eproc_spec_t spec = {.cmd = ec->cmd, .log_path = log_path};
+    if (!eproc_spawn(p, &spec)) {
+        snprintf(why, why_len, "it could not be started");
+        return false;
+    }
+    return match_engine_handshake(p, ec, variant, log_path, line, why, why_len);
 }

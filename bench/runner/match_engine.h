@@ -30,6 +30,10 @@
 bool match_engine_start(eproc_t *p, const engine_cfg_t *ec, const char *variant, const char *log_path, char *line,
                         char *why, size_t why_len);
 
+/* The handshake of match_engine_start with engine p already started. */
+bool match_engine_handshake(eproc_t *p, const engine_cfg_t *ec, const char *variant, const char *log_path, char *line,
+                            char *why, size_t why_len);
+
 /* Is this line of an engine its refusal of what it was just sent? */
 bool match_engine_refusal(const char *line);
 
