@@ -31,21 +31,10 @@
 #include "../../engine/games/variants.h"
 #include "../../engine/search/search.h"
 #include "../../engine/solve/solve.h"
+#include "samples.h"
 
 #define SPEED_NODES 2000000
 #define TABLE_MB 512
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static int64_t cpu_us(void)
 {
@@ -179,8 +168,8 @@ int solve_bench_smp(int threads)
                verdict[0] == VERDICT_WIN && verdict[1] == VERDICT_WIN ? "" : " (not both solved)");
         fflush(stdout);
     }
-    printf("median of %d positions: %.2fx wall, %.2fx busiest\n", (int)N_CASES, median(wall_up, N_CASES),
-           median(busy_up, N_CASES));
+    printf("median of %d positions: %.2fx wall, %.2fx busiest\n", (int)N_CASES, samples_median(wall_up, N_CASES),
+           samples_median(busy_up, N_CASES));
     record_free(&r);
     solver_free(s);
     return 0;

@@ -38,6 +38,7 @@
 #include "../../protocol/common/engine_proc.h"
 #include "../tools/cdp.h"
 #include "../tools/http_client.h"
+#include "samples.h"
 
 #define WAIT_MS 120000
 #define STATIC_DIR "build/web-static"
@@ -182,19 +183,13 @@ static void module_size(void)
     printf("wasm module: build/wasm/denham.wasm %lld bytes, %ld gzipped (gzip -9)\n", (long long)st.st_size, gz);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static void print_samples(const char *what, double *v, int n, char laps[][64])
 {
     printf("wasm first board %s, each visit as drawn (page received/its scripts run/module compiled/engine up/board takes moves) ms:", what);
     for (int i = 0; i < n; i++)
         printf(" %.0f (%s)", v[i], laps[i]);
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    printf("; median %.0f ms, slowest %.0f ms\n", n ? v[n / 2] : -1.0, n ? v[n - 1] : -1.0);
+    double mid = samples_median(v, (size_t)n);
+    printf("; median %.0f ms, slowest %.0f ms\n", mid, n ? v[n - 1] : -1.0);
 }
 
 /* The page's figure for the visit just made (ms), or -1; where the time

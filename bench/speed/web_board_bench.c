@@ -26,6 +26,7 @@
 
 #include "../tools/cdp.h"
 #include "../tools/http_client.h"
+#include "samples.h"
 
 enum { SAMPLES_MAX = 200, LAPS = 5 };
 
@@ -37,18 +38,6 @@ typedef struct figure {
     int n;
     int stopping; /* samples whose click had a search to stop or the plot's work queued */
 } figure_t;
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n ? v[n / 2] : -1;
-}
 
 /* Reads the page's last figure (expression names it) and its laps. */
 static void take(cdp_t *c, figure_t *f, const char *expression)
@@ -74,12 +63,12 @@ static void report(const char *what, figure_t *f)
     }
     double sorted[SAMPLES_MAX];
     memcpy(sorted, f->total, sizeof sorted);
-    qsort(sorted, (size_t)f->n, sizeof *sorted, cmp_double);
+    double mid = samples_median(sorted, (size_t)f->n);
     printf("web-board: %s, %d (%d with a search to stop or the plot's work queued): best %.1f ms, median %.1f ms, slowest %.1f ms (target "
            "under 50 ms); laps (median, from the click):",
-           what, f->n, f->stopping, sorted[0], sorted[f->n / 2], sorted[f->n - 1]);
+           what, f->n, f->stopping, sorted[0], mid, sorted[f->n - 1]);
     for (int k = 0; k < LAPS; k++)
-        printf(" %s %.1f", lap_names[k], median(f->laps[k], f->n));
+        printf(" %s %.1f", lap_names[k], samples_median(f->laps[k], (size_t)f->n));
     printf("\n");
 }
 
