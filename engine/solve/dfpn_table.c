@@ -45,8 +45,8 @@ void dfpn_table_clear(dfpn_table_t *t)
     t->buckets = p;
 }
 
-/* An entry's words as read, checked: false when empty, torn or of
- * another generation. */
+/* An entry's words as read; the key is their XOR with the first word,
+ * so that a torn read shows as another key. */
 typedef struct words {
     uint64_t key, pn_dn, meta, dep;
 } words_t;
@@ -62,9 +62,10 @@ static words_t read_entry(dfpn_entry_t *e)
     return w;
 }
 
-static bool current(const dfpn_table_t *t, const words_t *w)
+/* An entry of this solve: false when empty or of another generation. */
+static bool live(const dfpn_table_t *t, const words_t *w)
 {
-    return (uint8_t)(w->meta >> 56) == t->generation;
+    return w->key != 0 && (uint8_t)(w->meta >> 56) == t->generation;
 }
 
 static void write_entry(dfpn_entry_t *e, const words_t *w)
@@ -80,7 +81,7 @@ bool dfpn_table_probe(dfpn_table_t *t, uint64_t key, dfpn_hit_t *hit)
     dfpn_entry_t *e = t->buckets[key & t->mask].e;
     for (int i = 0; i < DFPN_BUCKET_WAYS; i++) {
         words_t w = read_entry(&e[i]);
-        if (w.key != key || !current(t, &w))
+        if (w.key != key || !live(t, &w))
             continue;
         uint32_t pn = (uint32_t)w.pn_dn, dn = (uint32_t)(w.pn_dn >> 32);
         uint16_t flags = (uint16_t)(w.meta >> 48 & 0xFF);
@@ -104,13 +105,13 @@ static void store(dfpn_table_t *t, uint64_t key, uint64_t pn_dn, uint16_t dist, 
     uint64_t least = UINT64_MAX;
     for (int i = 0; i < DFPN_BUCKET_WAYS; i++) {
         words_t w = read_entry(&e[i]);
-        bool live = current(t, &w) && w.key != 0;
-        if (live && w.key == key) {
+        bool in_use = live(t, &w);
+        if (in_use && w.key == key) {
             victim = &e[i];
             work += (uint32_t)w.meta;
             break;
         }
-        uint64_t have = live ? (uint32_t)w.meta : 0; /* an older or torn entry is an empty one */
+        uint64_t have = in_use ? (uint32_t)w.meta : 0; /* an older or torn entry is an empty one */
         if (have < least) {
             least = have;
             victim = &e[i];
@@ -138,7 +139,7 @@ int dfpn_table_permille(const dfpn_table_t *t)
     for (uint64_t i = 0; i < sample; i++)
         for (int k = 0; k < DFPN_BUCKET_WAYS; k++) {
             words_t w = read_entry(&t->buckets[i].e[k]);
-            used += current(t, &w) && w.key != 0;
+            used += live(t, &w);
         }
     return (int)(used * 1000 / (sample * DFPN_BUCKET_WAYS));
 }
