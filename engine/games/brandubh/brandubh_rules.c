@@ -223,14 +223,40 @@ static int gen(const bdb_t *b, move_t *moves, gen_part_t part)
     return n;
 }
 
-/* Only the moved piece's moves are listed. */
+/* Found without listing the piece's moves: the square must be one of its
+ * targets, and the flags those gen_piece gives it, from the tests of that
+ * square alone (the search asks this of the table's move and the killers
+ * at every node). */
 bool bdb_move_legal(const position_t *pos, move_t m)
 {
     const bdb_t *b = CP(pos);
-    if (is_decided(b) || MOVE_BODY(m) >> 12 || !(movers(b) & bb_bit(move_from(m))))
+    int from = move_from(m), to = move_to(m);
+    if (is_decided(b) || (MOVE_BODY(m) >> 12) || !(movers(b) & bb_bit(from)))
         return false;
+    bb64_t occ = occupied(b), t = targets(b, from, occ);
+    if (!(t & bb_bit(to)))
+        return false;
+    move_t want = encode(from, to);
+    /* Capturing: a man sandwiched, or (attackers) the king taken; the king
+     * test only beside the king. */
+    bb64_t capturing = man_capture_squares(b, b->stm) & bb_bit(to);
+    if (b->stm == SIDE_ATT && !capturing && b->king && (brandubh_lines_through[to] & b->king) &&
+        (king_capture_squares(b) & bb_bit(to)))
+        capturing = bb_bit(to);
+    if (capturing)
+        want |= MOVE_CAPTURE | MOVE_IRREVERSIBLE | MOVE_NOISY;
+    if (b->king & bb_bit(from)) {
+        if (CORNERS & bb_bit(to))
+            want |= MOVE_NOISY;
+        else if (!capturing && (EDGES & bb_bit(to)) && (corner_lines(occ & ~b->king) & bb_bit(to)))
+            want |= MOVE_NOISY | MOVE_FORCING;
+    }
+#ifndef NDEBUG
     move_t moves[MAX_MOVES];
-    return move_in(m, moves, gen_piece(b, move_from(m), occupied(b), capturing_squares(b), GEN_ALL, moves));
+    assert((m == want) ==
+           move_in(m, moves, gen_piece(b, from, occ, capturing_squares(b), GEN_ALL, moves)));
+#endif
+    return m == want;
 }
 
 /* The boards of b after the move m of the side to move, with its
