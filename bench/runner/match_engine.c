@@ -242,6 +242,7 @@ bool match_engine_handshake(eproc_t *p, const engine_cfg_t *ec, const char *vari
     handshake_t *h = calloc(1, sizeof *h);
     if (!h) {
         snprintf(why, why_len, "out of memory");
+        eproc_kill(p); /* ended, as every failure here leaves it */
         return false;
     }
     *h = (handshake_t){.p = p, .ec = ec, .log_path = log_path, .line = line, .why = why, .why_len = why_len};
