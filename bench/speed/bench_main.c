@@ -8,10 +8,11 @@
  *   - a long game: a position command of 100,000 Brax moves, the time to
  *     apply it (record alone, and the whole protocol command) and the
  *     record's memory.
- * `bench_denham smp [THREADS]` (not part of make bench: it needs idle
- * cores, and about two minutes): time to depth on the bench positions
- * with 1 and THREADS (default 2) threads, at two depths per game, and stop
- * latency with THREADS threads.
+ * `bench_denham smp [THREADS [HASH_MB [POSITIONS]]]` (not part of make
+ * bench: it needs idle cores, and a few minutes): time to depth with 1 and
+ * THREADS (default 2) threads on the first POSITIONS (10) positions of
+ * each family's book, on a HASH_MB (64) table, medians (smp_bench.h); then
+ * the stop latency with THREADS threads.
  * `bench_denham brax-endings [VARIANT]` (about 2 s): two men against one
  * solved (brax_endings.h).
  * `bench_denham stop`: the stop latency alone, every game, and the worst.
@@ -47,6 +48,7 @@
 #include "../../protocol/common/engine_proc.h"
 #include "../../protocol/ugi/protocol.h"
 #include "brax_endings.h"
+#include "smp_bench.h"
 #include "solve_bench.h"
 #include "../tools/long_game.h"
 #include "web_bench.h"
@@ -402,80 +404,26 @@ static void long_game(void)
     free(text);
 }
 
-/* Time to the game's bench depth over its bench positions, each searched
- * alone on a cleared table; total ms. */
-static int64_t time_to_depth(const game_t *g, searcher_t *s, int depth)
+/* Lazy SMP: time to depth with 1 and n threads (smp_bench.h), then the
+ * stop latency with n threads. */
+static int smp(int n, int hash_mb, int positions)
 {
-    int64_t total = 0;
-    for (int i = 0; g->bench_fens[i]; i++) {
-        search_request_t req = {0};
-        char err[160];
-        if (!g->parse_fen(&req.root, g->bench_fens[i], err, sizeof err))
-            return -1;
-        req.game = g;
-        limits_init(&req.limits);
-        req.limits.depth = depth;
-        searcher_clear(s);
-        search_reset_stop(s);
-        int64_t t0 = now_us();
-        search_run(s, &req);
-        total += now_us() - t0;
-    }
-    return total / 1000;
-}
-
-/* Time to depth with 1 and n threads (best and mean of 3 runs each). */
-static void smp_depth(const game_t *g, searcher_t *s, int depth, int n)
-{
-    int64_t best[2] = {-1, -1}, sum[2] = {0, 0};
-    for (int k = 0; k < 2; k++) {
-        searcher_set_threads(s, k ? n : 1);
-        for (int run = 0; run < 3; run++) {
-            int64_t t = time_to_depth(g, s, depth);
-            sum[k] += t;
-            if (best[k] < 0 || t < best[k])
-                best[k] = t;
-        }
-    }
-    /* Threads make each run's trees differ: the best of 3 is also the
-     * luckiest, so the mean is printed beside it. */
-    printf("smp %s depth %d: 1 thread %lld ms, %d threads %lld ms: %.2fx (means %lld / %lld ms: %.2fx)\n", g->name,
-           depth, (long long)best[0], n, (long long)best[1], (double)best[0] / (double)(best[1] > 0 ? best[1] : 1),
-           (long long)sum[0] / 3, (long long)sum[1] / 3, (double)sum[0] / (double)(sum[1] > 0 ? sum[1] : 1));
-}
-
-/* Lazy SMP: time to depth with 1 and n threads at two depths per game,
- * and the stop latency with n threads. The threads share their work
- * through the table, which takes time to fill: at the shorter depth (1.5-2
- * s on one thread over all the bench positions, 0.1-0.7 s each) start-up
- * and the table's luck weigh more than at the longer one (about a second
- * per position, as a move at a short time control). Runs differ by 10-30%:
- * compare several. */
-static void smp(int n)
-{
-    static const struct {
-        const char *game;
-        int depths[2];
-    } runs[] = {{"brandubh", {13, 15}}, {"brax", {12, 14}}, {"bolix", {10, 11}}};
+    int status = smp_bench(n, hash_mb, positions);
     searcher_t *s = searcher_new(64);
-    if (!s)
-        return;
-    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-        const game_t *g = variants_find(runs[i].game);
-        for (int k = 0; k < 2; k++)
-            smp_depth(g, s, runs[i].depths[k], n);
-        searcher_set_threads(s, n);
-        stop_latency(g, s);
-    }
+    if (!s || !searcher_set_threads(s, n))
+        return 1;
+    static const char *const games[] = {"brandubh", "brax", "bolix", "jinxx"};
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++)
+        stop_latency(variants_find(games[i]), s);
     stop_summary();
     searcher_free(s);
+    return status;
 }
 
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "smp") == 0) {
-        smp(argc > 2 ? atoi(argv[2]) : 2);
-        return 0;
+        return smp(argc > 2 ? atoi(argv[2]) : 2, argc > 3 ? atoi(argv[3]) : 64, argc > 4 ? atoi(argv[4]) : 10);
     }
     if (argc > 1 && strcmp(argv[1], "solve-speed") == 0)
         return solve_bench_speed();

@@ -5,7 +5,7 @@
 # commit and the date. Paste its output there.
 #
 #   bench/speed/figures.sh          every figure but the long ones (about 5 minutes)
-#   bench/speed/figures.sh --long   also Lazy SMP (bench_denham smp, about 2 minutes)
+#   bench/speed/figures.sh --long   also Lazy SMP (bench_denham smp, about 5 minutes)
 #                                   and make pgo's gain (a PGO build and its benches)
 #   bench/speed/figures.sh --rows   the rows without measuring (tests/test_docs.c
 #                                   holds README's table to them)
@@ -216,11 +216,11 @@ row "engine: \`brandubh-v2-defence.txt\` at 250,000 nodes a line (\`make test\` 
 
 # ---- the long ones ----
 smp() {
-    # The mean speed-ups at each game's longer depth, and the stop latency.
+    # The median speed-up over each family's ten positions, and the stop latency.
     local l
     l="$(./build/bench_denham smp 2)"
-    echo "$(grep -E '^smp (brandubh depth 15|brax depth 14|bolix depth 11)' <<<"$l" |
-        sed -nE 's/^smp ([a-z]+) depth ([0-9]+):.*: ([0-9.]+x)\)$/\1 depth \2 \3/p' | paste -sd, | sed 's/,/, /g');" \
+    echo "$(sed -nE 's/^smp ([a-z]+) depth ([0-9]+), [0-9]+ positions: median speed-up ([0-9.]+x).*/\1 depth \2 \3/p' <<<"$l" |
+        paste -sd, | sed 's/,/, /g');" \
         "stop $(sed -nE 's/.*every game: (.*)/\1/p' <<<"$l")"
 }
 pgo() {
@@ -249,7 +249,7 @@ pgo() {
 long_only() { if [ "$mode" = --long ]; then "$@"; else echo "(\`--long\` only)"; fi; }
 smp_long() { long_only smp; }
 pgo_long() { long_only pgo; }
-row "engine: Lazy SMP on 2 threads, time to depth and stop latency (idle cores wanted)" "./build/bench_denham smp 2" "" \
+row "engine: Lazy SMP on 2 threads, time to depth (median over 10 book positions per family) and stop latency (idle cores wanted)" "./build/bench_denham smp 2" "" \
     smp_long
 row "engine: \`make pgo\`, the user time of \`denham bench\` (best of 5, each game's own depth), plain build to PGO build" \
     "bench/speed/figures.sh --long" "" pgo_long
