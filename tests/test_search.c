@@ -543,6 +543,10 @@ START_TEST(threads_find_the_same_wins)
     ck_assert_int_eq(r.depth, 7);
     ck_assert_uint_ge(r.nodes, c.info[0].nodes);
     ck_assert(searcher_set_threads(S, 1));
+    /* One thread: no helper to hand a line over (bench_denham smp counts
+     * the lines that were a helper's). */
+    r = search_lines(&brandubh_v1, start_fen(&brandubh_v1), 7, 1, &c);
+    ck_assert(!r.from_helper);
 }
 END_TEST
 

@@ -8,10 +8,11 @@
  *   - a long game: a position command of 100,000 Brax moves, the time to
  *     apply it (record alone, and the whole protocol command) and the
  *     record's memory.
- * `bench_denham smp [THREADS [HASH_MB [POSITIONS]]]` (not part of make
- * bench: it needs idle cores, and a few minutes): time to depth with 1 and
- * THREADS (default 2) threads on the first POSITIONS (10) positions of
- * each family's book, on a HASH_MB (64) table, medians (smp_bench.h); then
+ * `bench_denham smp [THREADS [HASH_MB [POSITIONS [REPEATS]]]]` (not part
+ * of make bench: it needs idle cores, and about seven minutes): time to
+ * depth with 1 and THREADS (default 2) threads on the first POSITIONS (10)
+ * positions of each family's book, on a HASH_MB (64) table, each the
+ * median of REPEATS (3) runs, and the median speed-up (smp_bench.h); then
  * the stop latency with THREADS threads.
  * `bench_denham brax-endings [VARIANT]` (about 2 s): two men against one
  * solved (brax_endings.h).
@@ -406,9 +407,11 @@ static void long_game(void)
 
 /* Lazy SMP: time to depth with 1 and n threads (smp_bench.h), then the
  * stop latency with n threads. */
-static int smp(int n, int hash_mb, int positions)
+static int smp(int n, int hash_mb, int positions, int repeats)
 {
-    int status = smp_bench(n, hash_mb, positions);
+    int status = smp_bench(n, hash_mb, positions, repeats);
+    if (status == 2) /* an argument out of range */
+        return status;
     searcher_t *s = searcher_new(64);
     if (!s || !searcher_set_threads(s, n))
         return 1;
@@ -423,7 +426,8 @@ static int smp(int n, int hash_mb, int positions)
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "smp") == 0) {
-        return smp(argc > 2 ? atoi(argv[2]) : 2, argc > 3 ? atoi(argv[3]) : 64, argc > 4 ? atoi(argv[4]) : 10);
+        return smp(argc > 2 ? atoi(argv[2]) : 2, argc > 3 ? atoi(argv[3]) : 64, argc > 4 ? atoi(argv[4]) : 10,
+                   argc > 5 ? atoi(argv[5]) : 3);
     }
     if (argc > 1 && strcmp(argv[1], "solve-speed") == 0)
         return solve_bench_speed();

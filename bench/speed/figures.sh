@@ -5,7 +5,7 @@
 # commit and the date. Paste its output there.
 #
 #   bench/speed/figures.sh          every figure but the long ones (about 5 minutes)
-#   bench/speed/figures.sh --long   also Lazy SMP (bench_denham smp, about 5 minutes)
+#   bench/speed/figures.sh --long   also Lazy SMP (bench_denham smp, about 8 minutes)
 #                                   and make pgo's gain (a PGO build and its benches)
 #   bench/speed/figures.sh --rows   the rows without measuring (tests/test_docs.c
 #                                   holds README's table to them)

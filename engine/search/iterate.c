@@ -237,8 +237,9 @@ static void extend_solved(const ctx_t *c, line_t *line)
 
 /* The main thread's completed iteration: lines 0..done-1 become the
  * result and are reported. */
-static void publish(ctx_t *c, search_result_t *res, line_t *lines, int done, int depth)
+static void publish(ctx_t *c, search_result_t *res, line_t *lines, int done, int depth, bool handed)
 {
+    res->from_helper = handed;
     sort_lines(lines, done);
     for (int k = 0; k < done; k++)
         extend_solved(c, &lines[k]);
@@ -301,7 +302,7 @@ void iterate(ctx_t *c, int n, search_result_t *res, line_t *lines)
         }
         if (c->leapfrogs && !c->stopped)
             atomic_raise(&c->s->completed_depth, depth);
-        publish(c, res, lines, done, depth);
+        publish(c, res, lines, done, depth, handed != 0);
         if (c->stopped)
             break;
         /* A win or loss proven within the full-width depth: deeper
@@ -318,7 +319,7 @@ void iterate(ctx_t *c, int n, search_result_t *res, line_t *lines)
     /* Stopped while a helper had completed a deeper iteration. */
     int handed = main_thread && c->stopped ? threads_take_handed(c, res->depth + 1, &lines[0]) : 0;
     if (handed)
-        publish(c, res, lines, 1, handed);
+        publish(c, res, lines, 1, handed, true);
 }
 
 static void *helper_main(void *arg)
