@@ -26,9 +26,10 @@
 #define SMP_MAX_POSITIONS 64
 #define SMP_MAX_REPEATS 15
 
-/* One family's positions and depth. The depths give one thread 0.5-2 s
- * on most of the book's first ten positions at 64 MiB: as long as a move
- * at 10+0.1, and long enough that starting the helpers costs nothing. */
+/* One family's positions and depth. At these depths one thread takes
+ * about a second on the median of the book's first ten positions (0.1 to
+ * 10 s between them, at 64 MiB): long enough that starting the helpers
+ * costs nothing, short enough for a bench of minutes. */
 static const struct smp_game {
     const char *variant, *book;
     int depth;
