@@ -71,11 +71,14 @@ static int read_book(const game_t *g, const char *path, record_t *out, int n)
     return got;
 }
 
+/* a / b, a time's ratio, with b kept from 0. */
+static double ratio(double a, double b) { return a / (b > 0.01 ? b : 0.01); }
+
 /* One search of the record's position to depth on a cleared table, with
  * the game's history as a match would give it: its wall time in ms. */
 static double time_to_depth(searcher_t *s, const game_t *g, const record_t *r, int depth, search_result_t *res)
 {
-    static uint64_t keys[1024];
+    uint64_t keys[1024];
     search_request_t req = {0};
     req.game = g;
     req.root = r->pos;
@@ -94,7 +97,7 @@ static double time_to_depth(searcher_t *s, const game_t *g, const record_t *r, i
  * alternately, so that the machine's drift (one thread's time to the same
  * nodes varied by half between runs minutes apart here) falls on both:
  * the median time of each into ms[0], ms[1]; the last results into res. */
-static void time_position(searcher_t *s, const struct smp_game *sg, const record_t *r, int threads, int repeats,
+static void time_position(searcher_t *s, const game_t *g, int depth, const record_t *r, int threads, int repeats,
                           double ms[2], search_result_t res[2])
 {
     double t[2][SMP_MAX_REPEATS];
@@ -102,7 +105,7 @@ static void time_position(searcher_t *s, const struct smp_game *sg, const record
     for (int rep = 0; rep < repeats; rep++)
         for (int k = 0; k < 2; k++) {
             searcher_set_threads(s, k ? threads : 1);
-            t[k][rep] = time_to_depth(s, variants_find(sg->variant), r, sg->depth, &res[k]);
+            t[k][rep] = time_to_depth(s, g, r, depth, &res[k]);
             if (k == 0 && rep > 0 && res[0].nodes != one_thread_nodes)
                 printf("  (one thread searched %llu nodes, before %llu: not repeatable)\n",
                        (unsigned long long)res[0].nodes, (unsigned long long)one_thread_nodes);
@@ -131,14 +134,14 @@ static bool smp_game(searcher_t *s, const struct smp_game *sg, int threads, int 
     for (int i = 0; i < n; i++) {
         double ms[2];
         search_result_t res[2];
-        time_position(s, sg, &recs[i], threads, repeats, ms, res);
+        time_position(s, g, sg->depth, &recs[i], threads, repeats, ms, res);
         for (int k = 0; k < 2; k++) {
             sum[k] += ms[k];
             nodes_sum[k] += res[k].nodes;
         }
         from_helper += res[1].from_helper;
         same_move += res[1].best == res[0].best;
-        speedup[i] = ms[0] / (ms[1] > 0.01 ? ms[1] : 0.01);
+        speedup[i] = ratio(ms[0], ms[1]);
         printf("  %s #%d depth %d: 1 thread %.0f ms, %d threads %.0f ms: %.2fx%s%s\n", sg->variant, i + 1, sg->depth,
                ms[0], threads, ms[1], speedup[i], res[1].from_helper ? " (a helper's line)" : "",
                res[1].best == res[0].best ? "" : " (another move)");
@@ -147,7 +150,7 @@ static bool smp_game(searcher_t *s, const struct smp_game *sg, int threads, int 
     printf("smp %s depth %d, %d positions: median speed-up %.2fx (summed times %.0f / %.0f ms: %.2fx; nodes "
            "%.2fx; in the last run a helper's line in %d, another move than one thread's in %d)\n",
            sg->variant, sg->depth, n, samples_median(speedup, (size_t)n), sum[0], sum[1],
-           sum[0] / (sum[1] > 0.01 ? sum[1] : 0.01), (double)nodes_sum[1] / (double)(nodes_sum[0] ? nodes_sum[0] : 1),
+           ratio(sum[0], sum[1]), (double)nodes_sum[1] / (double)(nodes_sum[0] ? nodes_sum[0] : 1),
            from_helper, n - same_move);
     fflush(stdout);
     for (int i = 0; i < n; i++)

@@ -119,8 +119,9 @@ typedef struct search_result {
     int depth;
     uint64_t nodes;
     uint64_t tbhits; /* as in search_info_t, for the whole search */
-    /* The line is a helper thread's (Lazy SMP): it completed a deeper
-     * iteration than the main thread, which took it over. */
+    /* The line is a helper thread's (Lazy SMP): the helper completed the
+     * iteration first (the main thread's depth, or a deeper one), and the
+     * main thread took its line over. */
     bool from_helper;
 } search_result_t;
 
