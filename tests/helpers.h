@@ -43,6 +43,12 @@ const char *fen_of(const game_t *g, const position_t *pos);
 /* The value for team (0 or 1) of the evaluation term called name in t,
  * failing the test when t has no such term. */
 int trace_term(const eval_trace_t *t, const char *name, int team);
+/* The learned evaluations (UseNetwork) of every game that has one: on or
+ * off, off (as a checked fixture: the tests of the hand-written
+ * evaluations), or each as its default (the fixture's teardown). */
+void nets_use(bool on);
+void nets_off(void);
+void nets_default(void);
 /* The legal moves of fen as one sorted, space-separated string (static). */
 const char *legal_moves_of(const game_t *g, const char *fen);
 /* The FEN after playing `moves` (space-separated) from fen, failing the
@@ -74,6 +80,7 @@ Suite *suite_watch(void);
 Suite *suite_web_static(void);
 Suite *suite_eval(void);
 Suite *suite_learn(void);
+Suite *suite_nnue(void);
 Suite *suite_why(void);
 Suite *suite_docs(void);
 Suite *suite_builds(void);

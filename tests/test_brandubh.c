@@ -371,6 +371,7 @@ END_TEST
 
 START_TEST(evaluation_sees_an_open_corner)
 {
+    nets_off(); /* the hand-written evaluation; the fixture restores the default */
     const game_t *g = versions[_i];
     char fen[GAME_FEN_MAX];
     position_t open, shut, home;
@@ -396,6 +397,7 @@ END_TEST
  * elsewhere. */
 START_TEST(evaluation_values_the_corners)
 {
+    nets_off(); /* the hand-written evaluation; the fixture restores the default */
     const game_t *g = versions[_i];
     char fen[GAME_FEN_MAX];
     position_t pos;
@@ -451,6 +453,7 @@ Suite *suite_brandubh(void)
     suite_add_tcase(s, rules);
 
     TCase *text = tcase_create("text");
+    tcase_add_checked_fixture(text, nets_default, nets_default); /* some tests turn the nets off */
     tcase_add_loop_test(text, fen_round_trips, 0, 2);
     tcase_add_loop_test(text, bad_fens_are_rejected, 0, 2);
     tcase_add_loop_test(text, move_text_round_trips, 0, 2);

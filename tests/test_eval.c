@@ -381,6 +381,7 @@ Suite *suite_eval(void)
 {
     Suite *s = suite_create("eval");
     TCase *tc = tcase_create("weights");
+    tcase_add_checked_fixture(tc, nets_off, nets_default); /* the hand-written evaluations' weights */
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, terms_are_weights_times_coefficients, 0, n_variants());
     tcase_add_test(tc, changing_a_weight_changes_the_evaluation);

@@ -8,6 +8,7 @@
 #include "helpers.h"
 
 #include "../engine/core/record.h"
+#include "../engine/games/variants.h"
 #include "../engine/search/search.h"
 #include "../protocol/ugi/protocol.h"
 
@@ -74,6 +75,22 @@ const char *fen_of(const game_t *g, const position_t *pos)
     g->write_fen(pos, buf, sizeof buf);
     return buf;
 }
+
+void nets_use(bool on)
+{
+    for (int i = 0; variants_at(i); i++)
+        if (variants_at(i)->net)
+            variants_at(i)->net->use = on;
+}
+
+void nets_default(void)
+{
+    for (int i = 0; variants_at(i); i++)
+        if (variants_at(i)->net)
+            variants_at(i)->net->use = variants_at(i)->net->by_default;
+}
+
+void nets_off(void) { nets_use(false); }
 
 int trace_term(const eval_trace_t *t, const char *name, int team)
 {
@@ -216,12 +233,13 @@ static const struct {
     {"search", suite_search},       {"protocol", suite_protocol},     {"match", suite_match},
     {"sprt", suite_sprt},           {"merge", suite_merge},           {"brax", suite_brax},
     {"bolix", suite_bolix},         {"brax_team", suite_brax_team},   {"jinxx", suite_jinxx},
-    {"eval", suite_eval},           {"learn", suite_learn},           {"fuzz", suite_fuzz},
-    {"record", suite_record},       {"otep", suite_otep},             {"cli", suite_cli},
-    {"describe", suite_describe},   {"why", suite_why},               {"builds", suite_builds},
-    {"solve", suite_solve},         {"check", suite_check},           {"serve", suite_serve},
-    {"web", suite_web},             {"web_learn", suite_web_learn},   {"web_board", suite_web_board},
-    {"watch", suite_watch},         {"docs", suite_docs},             {"web_static", suite_web_static},
+    {"eval", suite_eval},           {"learn", suite_learn},           {"nnue", suite_nnue},
+    {"fuzz", suite_fuzz},           {"record", suite_record},         {"otep", suite_otep},
+    {"cli", suite_cli},             {"describe", suite_describe},     {"why", suite_why},
+    {"builds", suite_builds},       {"solve", suite_solve},           {"check", suite_check},
+    {"serve", suite_serve},         {"web", suite_web},               {"web_learn", suite_web_learn},
+    {"web_board", suite_web_board}, {"watch", suite_watch},           {"docs", suite_docs},
+    {"web_static", suite_web_static},
 };
 
 /* Is name one of the space-separated words of list? */

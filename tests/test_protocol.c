@@ -1009,7 +1009,14 @@ END_TEST
 
 START_TEST(eval_and_bench)
 {
-    const char *out = run_bdb("eval\n");
+    /* The network's: one term and no weights. */
+    const char *out = run_bdb("setoption name UseNetwork value true\neval\n");
+    ck_assert(strstr(out, "\nnetwork "));
+    ck_assert(!strstr(out, "material"));
+    ck_assert(strstr(out, "\nThe network evaluates (UseNetwork): the weights are not used.\n"));
+    /* The hand-written one's: its terms and weights. */
+    out = run_bdb("setoption name UseNetwork value false\neval\n");
+    nets_default();
     ck_assert(strstr(out, "material"));
     /* The weights: name, value, each side's coefficient, the contribution. */
     ck_assert(strstr(out, "\nweight                value  attackers  defenders      total\n"));

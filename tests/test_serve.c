@@ -349,6 +349,12 @@ START_TEST(greedy_options_are_capped_as_lines)
     ck_assert_int_eq(LIMIT("setoption name Clear Hash"), HTTP_LIMIT_OK);
     ck_assert_int_eq(LIMIT("go depth 16384"), HTTP_LIMIT_OK);
     ck_assert_int_eq(LIMIT("setoption name UCI_Variant value Hash"), HTTP_LIMIT_OK);
+    /* EvalFile names a file on the server's machine: never from a page,
+     * however it is spelt or however many words its value has. */
+    ck_assert_int_eq(LIMIT("setoption name EvalFile value /etc/passwd"), HTTP_LIMIT_REFUSED);
+    ck_assert(strstr(why, "EvalFile"));
+    ck_assert_int_eq(LIMIT(" setoption\tname evalfile value a b c d e f g h i j"), HTTP_LIMIT_REFUSED);
+    ck_assert_int_eq(LIMIT("setoption name UseNetwork value true"), HTTP_LIMIT_OK);
 #undef LIMIT
 }
 END_TEST

@@ -203,6 +203,33 @@ typedef struct ending {
     int plies; /* to the end of the game (0 for a draw) */
 } ending_t;
 
+struct nnue;
+
+/* A game's learned evaluation (engine/learn/nnue.h), where it has one:
+ * what its net reads and which net is in use. The UGI options UseNetwork
+ * and EvalFile set `use` and `loaded` (never during a search); the game's
+ * evaluate reads them. A position caches the net's first layer only once
+ * `refresh` has filled it (the search does so for its root); make and
+ * unmake keep it, and evaluate computes it afresh where it is not cached. */
+#define GAME_NET_ACTIVE_MAX 64
+typedef struct game_net {
+    const char *name; /* the game a net file's header must name */
+    int inputs, max_active, symmetries;
+    /* The features on in pos seen under symmetry sym (0: as it stands; all
+     * give the same value), and the head to read; returns how many. */
+    int (*features)(const position_t *pos, int sym, uint16_t *out, int *head);
+    const struct nnue *embedded; /* built in: the file the build embeds */
+    const struct nnue *loaded;   /* EvalFile's; NULL: the embedded one */
+    bool use;                    /* UseNetwork; starts as by_default */
+    bool by_default;             /* UseNetwork's default: the SPRT's verdict */
+} game_net_t;
+
+/* The net evaluate uses now, or NULL for the hand-written evaluation. */
+static inline const struct nnue *game_net_in_use(const game_net_t *n)
+{
+    return n && n->use ? (n->loaded ? n->loaded : n->embedded) : NULL;
+}
+
 typedef struct game {
     const char *name;        /* the UCI_Variant value */
     const char *description; /* one line, for people */
@@ -352,6 +379,12 @@ typedef struct game {
      * uses it to let one opponent answer for all; the searcher restores the
      * position itself. NULL elsewhere. */
     void (*hand_turn)(position_t *pos, int player);
+
+    /* The learned evaluation (NULL: none), and the call that fills a
+     * position's cache of it for the net in use, or empties it when none
+     * is (NULL with net). */
+    game_net_t *net;
+    void (*refresh)(position_t *pos);
 } game_t;
 
 static inline const char *game_team_name(const game_t *g, int t)

@@ -162,6 +162,8 @@ void ctx_init(ctx_t *c, searcher_t *s, const search_request_t *req, int id)
     c->req = req;
     c->pondering = atomic_load(&s->pondering);
     c->pos = req->root;
+    if (c->g->refresh)
+        c->g->refresh(&c->pos); /* the evaluation's cache, for the net in use */
     c->limits = req->limits;
     c->start_ms = timeman_now_ms();
     c->budget_from_ms = c->start_ms;

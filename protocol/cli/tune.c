@@ -3,8 +3,10 @@
  * "Training data"), traces each position's evaluation into coefficients,
  * fits the scaling constant on the game's current weights, then every
  * weight (engine/learn/texel.c), and prints the table as C source with the
- * loss before and after. Reaches games through game_t and the registry: no
- * game's internals; changes no weight of the running engine.
+ * loss before and after. With --network it trains the game's net instead
+ * (engine/learn/nnue_train.c) and writes its file. Reaches games through
+ * game_t and the registry: no game's internals; changes no weight of the
+ * running engine.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tune.h"
@@ -15,12 +17,18 @@
 
 #include "../../engine/core/number.h"
 #include "../../engine/games/variants.h"
+#include "../../engine/learn/nnue_train.h"
 #include "../../engine/learn/texel.h"
 #include "usage.h"
 
 #define TUNE_LINE_MAX (GAME_FEN_MAX + 256)
 /* With an anchor: rounds of fitting K, then the weights. */
 #define TUNE_ROUNDS 10
+/* --network: samples per optimiser step, and the share held out to
+ * measure the net on positions it did not learn from. */
+#define NET_BATCH 1024
+#define NET_HOLDOUT 0.05
+#define NET_RATE 0.001
 
 typedef struct tune_cfg {
     const game_t *game;
@@ -28,6 +36,10 @@ typedef struct tune_cfg {
     double rate;
     bool frozen[EVAL_WEIGHTS_MAX]; /* --freeze: the weights left as they are */
     bool anchored;                 /* any of them */
+    const char *network;           /* --network: train the net, write it here */
+    long long epochs, seed;
+    double result_weight;          /* the game result's share of a net's target */
+    bool rate_given;
     char **files; /* the FILE arguments in their order (malloc'd; argv is left as it is) */
     int n_files;
 } tune_cfg_t;
@@ -77,7 +89,7 @@ static bool freeze_names(tune_cfg_t *c, const char *v)
 
 static int parse_args(int argc, char **argv, tune_cfg_t *c, FILE *err)
 {
-    *c = (tune_cfg_t){.threads = 1, .iterations = 2000, .rate = 1.0};
+    *c = (tune_cfg_t){.threads = 1, .iterations = 2000, .rate = 1.0, .epochs = 20, .seed = 1, .result_weight = 0.5};
     const char *freeze[EVAL_WEIGHTS_MAX]; /* read once the variant is known */
     int n_freeze = 0;
     /* Options and files in any order; after `--` every argument is a file. */
@@ -113,6 +125,15 @@ static int parse_args(int argc, char **argv, tune_cfg_t *c, FILE *err)
             freeze[n_freeze++] = v;
         } else if (strcmp(a, "--rate") == 0 && (c->rate = strtod(v, &end), *end == 0) && c->rate > 0 &&
                    c->rate <= 1000) {
+            c->rate_given = true;
+        } else if (strcmp(a, "--network") == 0 && *v) {
+            c->network = v;
+        } else if (strcmp(a, "--epochs") == 0 && number_parse(v, 0, 10000, &x)) {
+            c->epochs = x;
+        } else if (strcmp(a, "--seed") == 0 && number_parse(v, 0, INT64_MAX, &x)) {
+            c->seed = x;
+        } else if (strcmp(a, "--result-weight") == 0 && (c->result_weight = strtod(v, &end), *end == 0) &&
+                   c->result_weight >= 0 && c->result_weight <= 1) {
         } else {
             return refuse(err, a, v, "unknown option, or a value out of its range (below)");
         }
@@ -120,7 +141,9 @@ static int parse_args(int argc, char **argv, tune_cfg_t *c, FILE *err)
     }
     if (!c->game)
         return usage(err, "--variant is needed");
-    if (!c->game->weights)
+    if (c->network && !c->game->net)
+        return usage(err, "this game has no network to train (brandubh has)");
+    if (!c->network && !c->game->weights)
         return usage(err, "this game's evaluation has no weights to tune");
     if (c->n_files == 0)
         return usage(err, "no data file");
@@ -147,8 +170,11 @@ static bool parse_results(const char *s, int sides, double *out)
     return *s == 0;
 }
 
-/* One data line into d; false with the reason in why. */
-static bool add_line(const game_t *g, texel_data_t *d, char *line, char *why, size_t len)
+/* One data line: the position, its results (one per side of `sides`) and
+ * the score for the side to move. 1: a sample; 0: a finished game, nothing
+ * to learn; -1: not a data line, with the reason in why. */
+static int parse_line(const game_t *g, char *line, int sides, position_t *pos, double *results, long *score,
+                      char *why, size_t len)
 {
     char *bar1 = strchr(line, '|'), *bar2 = bar1 ? strchr(bar1 + 1, '|') : NULL;
     if (!bar2) {
@@ -161,21 +187,73 @@ static bool add_line(const game_t *g, texel_data_t *d, char *line, char *why, si
         fen++;
     for (char *e = bar1; e > fen && e[-1] == ' ';)
         *--e = 0;
-    position_t pos;
     char err[160];
-    if (!g->parse_fen(&pos, fen, err, sizeof err)) {
+    if (!g->parse_fen(pos, fen, err, sizeof err)) {
         snprintf(why, len, "bad position: %s", err);
-        return false;
+        return -1;
     }
-    bool ffa = game_teams(g) > 2;
-    double results[MAX_PLAYERS];
-    if (!parse_results(bar1 + 1, d->sides, results)) {
-        snprintf(why, len, "expected %d results from 0 to 1", d->sides);
-        return false;
+    if (!parse_results(bar1 + 1, sides, results)) {
+        snprintf(why, len, "expected %d results from 0 to 1", sides);
+        return -1;
+    }
+    char *end;
+    *score = strtol(bar2 + 1, &end, 10);
+    while (*end == ' ')
+        end++;
+    if (end == bar2 + 1 || *end) {
+        snprintf(why, len, "expected a whole score after the second '|'");
+        return -1;
     }
     outcome_t o;
-    if (g->decided(&pos, &o))
-        return true; /* nothing to learn from a finished game */
+    return g->decided(pos, &o) ? 0 : 1;
+}
+
+/* What a data line adds: a traced sample for the weights, or a net's. */
+typedef struct tune_sink {
+    const game_t *g;
+    texel_data_t *texel;
+    nnue_data_t *net;
+    double result_weight;
+} tune_sink_t;
+
+/* A sample of the net: its features in every symmetry, the head, and the
+ * target for head 0's side (team 0): the result blended with the score. */
+static bool add_net_sample(const tune_sink_t *k, const position_t *pos, const double *results, long score)
+{
+    const game_net_t *gn = k->g->net;
+    uint16_t feat[NNUE_SYMMETRIES_MAX * GAME_NET_ACTIVE_MAX];
+    int head = 0, active = 0;
+    for (int sym = 0; sym < gn->symmetries; sym++) {
+        int n = gn->features(pos, sym, feat + sym * (active ? active : 0), &head);
+        if (sym > 0 && n != active)
+            return false;
+        active = n;
+    }
+    double mover = 1.0 / (1.0 + pow(10.0, -(double)score / NNUE_CP));
+    double from_score = game_team_to_move(k->g, pos) == 0 ? mover : 1 - mover;
+    double target = k->result_weight * results[0] + (1 - k->result_weight) * from_score;
+    return nnue_data_add(k->net, feat, active, head, target);
+}
+
+/* One data line into the sink; false with the reason in why. */
+static bool add_line(const tune_sink_t *k, char *line, char *why, size_t len)
+{
+    const game_t *g = k->g;
+    bool ffa = game_teams(g) > 2;
+    position_t pos;
+    double results[MAX_PLAYERS];
+    long score;
+    int got = parse_line(g, line, k->texel ? k->texel->sides : 2, &pos, results, &score, why, len);
+    if (got <= 0)
+        return got == 0;
+    if (k->net) {
+        if (!add_net_sample(k, &pos, results, score)) {
+            snprintf(why, len, "out of memory");
+            return false;
+        }
+        return true;
+    }
+    texel_data_t *d = k->texel;
     eval_trace_t t;
     memset(&t, 0, sizeof t);
     g->evaluate(&pos, &t);
@@ -188,7 +266,7 @@ static bool add_line(const game_t *g, texel_data_t *d, char *line, char *why, si
     return true;
 }
 
-static bool read_file(const game_t *g, texel_data_t *d, const char *path, FILE *err)
+static bool read_file(const tune_sink_t *k, const char *path, FILE *err)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -202,7 +280,7 @@ static bool read_file(const game_t *g, texel_data_t *d, const char *path, FILE *
         if (line[n] == 0 && !feof(f)) {
             fprintf(err, "denham tune: %s:%ld: longer than %d characters\n", path, no, TUNE_LINE_MAX);
             ok = false;
-        } else if ((line[n] = 0, line[0] != 0 && line[0] != '#') && !add_line(g, d, line, why, sizeof why)) {
+        } else if ((line[n] = 0, line[0] != 0 && line[0] != '#') && !add_line(k, line, why, sizeof why)) {
             fprintf(err, "denham tune: %s:%ld: %s\n", path, no, why);
             ok = false;
         }
@@ -228,13 +306,14 @@ static void print_table(FILE *out, const tune_cfg_t *c, size_t n, double k0, dou
 }
 
 static int tune_run(const tune_cfg_t *cfg, FILE *out, FILE *err);
+static int train_net(const tune_cfg_t *c, FILE *err);
 
 int tune_main(int argc, char **argv, FILE *out, FILE *err)
 {
     tune_cfg_t c;
     int status = parse_args(argc, argv, &c, err);
     if (status < 0)
-        status = tune_run(&c, out, err);
+        status = c.network ? train_net(&c, err) : tune_run(&c, out, err);
     free(c.files);
     return status;
 }
@@ -248,11 +327,20 @@ static int tune_run(const tune_cfg_t *cfg, FILE *out, FILE *err)
     texel_data_t d;
     texel_data_init(&d, ws->count, ffa ? c.game->players : 2);
     game_prepare(c.game); /* the evaluation uses the solved endings only once built */
-    for (int i = 0; i < c.n_files; i++)
-        if (!read_file(c.game, &d, c.files[i], err)) {
-            texel_data_free(&d);
-            return 2;
-        }
+    /* The weights are the hand-written evaluation's: it traces them. */
+    bool net_was = c.game->net && c.game->net->use;
+    if (c.game->net)
+        c.game->net->use = false;
+    tune_sink_t sink = {.g = c.game, .texel = &d};
+    bool read = true;
+    for (int i = 0; i < c.n_files && read; i++)
+        read = read_file(&sink, c.files[i], err);
+    if (c.game->net)
+        c.game->net->use = net_was;
+    if (!read) {
+        texel_data_free(&d);
+        return 2;
+    }
     if (d.n == 0) {
         texel_data_free(&d);
         fprintf(err, "denham tune: no position to learn from\n");
@@ -284,5 +372,61 @@ static int tune_run(const tune_cfg_t *cfg, FILE *out, FILE *err)
     fprintf(err, "tune: K %.4f -> %.4f, loss %.6f -> %.6f\n", k0, k, before, after);
     print_table(out, &c, d.n, k0, k, before, after, tuned);
     texel_data_free(&d);
+    return 0;
+}
+
+static void net_progress(void *ctx, int epoch, double train_loss, double test_loss)
+{
+    fprintf((FILE *)ctx, "tune: epoch %d, loss %.6f, held out %.6f\n", epoch, train_loss, test_loss);
+}
+
+/* --network: reads the samples, trains the net from scratch and writes its
+ * file, with how it was made in its header. */
+static int train_net(const tune_cfg_t *c, FILE *err)
+{
+    const game_net_t *gn = c->game->net;
+    nnue_data_t d;
+    nnue_data_init(&d, gn->inputs, gn->max_active, gn->symmetries);
+    tune_sink_t sink = {.g = c->game, .net = &d, .result_weight = c->result_weight};
+    for (int i = 0; i < c->n_files; i++)
+        if (!read_file(&sink, c->files[i], err)) {
+            nnue_data_free(&d);
+            return 2;
+        }
+    if (d.n < 2) {
+        nnue_data_free(&d);
+        fprintf(err, "denham tune: fewer than two positions to learn from\n");
+        return 2;
+    }
+    nnue_train_opts_t o = {.epochs = (int)c->epochs, .rate = c->rate_given ? c->rate : NET_RATE,
+                           .batch = NET_BATCH, .holdout = NET_HOLDOUT, .seed = (uint64_t)c->seed,
+                           .progress = net_progress, .ctx = err};
+    nnue_t *net = malloc(sizeof *net);
+    nnue_train_result_t r = {0};
+    bool ok = net && nnue_train(&d, &o, gn->name, net, &r);
+    nnue_data_free(&d);
+    if (!ok) {
+        free(net);
+        fprintf(err, "denham tune: out of memory\n");
+        return 2;
+    }
+    fprintf(err, "tune: %zu positions trained on, %zu held out; held-out loss %.6f -> %.6f (%.6f quantized)\n",
+            r.train_n, r.test_n, r.first_test_loss, r.test_loss, r.quantized_test_loss);
+    FILE *f = fopen(c->network, "w");
+    if (!f) {
+        free(net);
+        fprintf(err, "denham tune: cannot write %s\n", c->network);
+        return 2;
+    }
+    char how[256];
+    snprintf(how, sizeof how, "trained by denham tune: %zu positions, %lld epochs, rate %g, result weight %g, seed %lld;"
+             " held-out loss %.6f", r.train_n, c->epochs, o.rate, c->result_weight, c->seed, r.quantized_test_loss);
+    nnue_write(net, f, how);
+    bool written = fclose(f) == 0;
+    free(net);
+    if (!written) {
+        fprintf(err, "denham tune: cannot write %s\n", c->network);
+        return 2;
+    }
     return 0;
 }

@@ -88,12 +88,20 @@ static const usage_t usages[] = {
      "  --max-plies P     a game longer than P plies is adjudicated a draw (1-100000, default 400)\n"},
     {"tune",
      "usage: denham tune --variant V [--threads T] [--iterations N] [--rate R] [--freeze NAMES]... FILE...\n"
-     "  Fits the evaluation's weights to the results in datagen FILEs and prints the new table.\n"
+     "       denham tune --variant V --network OUT [--epochs N] [--rate R] [--result-weight W] [--seed S] FILE...\n"
+     "  Fits the evaluation's weights to the results in datagen FILEs and prints the new table;\n"
+     "  with --network, trains the game's network on them instead and writes it to OUT.\n"
      "  --variant V       the game\n"
      "  --threads T       threads (1-64, default 1)\n"
      "  --iterations N    optimiser steps (0-1000000, default 2000)\n"
-     "  --rate R          the optimiser's step size (above 0, at most 1000; default 1)\n"
-     "  --freeze NAMES    keep these weights (comma-separated names, as `eval` shows them)\n"},
+     "  --rate R          the optimiser's step size (above 0, at most 1000; default 1, and\n"
+     "                    0.001 with --network)\n"
+     "  --freeze NAMES    keep these weights (comma-separated names, as `eval` shows them)\n"
+     "  --network OUT     train the network (brandubh) and write its file to OUT\n"
+     "  --epochs N        passes over the data (0-10000, default 20)\n"
+     "  --result-weight W the game's result's share of the target, the search's score the\n"
+     "                    rest (0-1, default 0.5)\n"
+     "  --seed S          the net's first weights and the order of the samples (default 1)\n"},
     {"serve",
      "usage: denham serve [--port N] [--host ADDR] [--engine CMD] [--max-sessions N] [--idle-seconds N]\n"
      "                    [--max-hash-mb N] [--max-threads N] [--max-search-threads N] [--watch FILE]...\n"

@@ -345,8 +345,8 @@ int http_command_kind(const char *line, size_t len)
                                           : HTTP_COMMAND_OTHER;
 }
 
-/* `setoption name Hash|Threads value N`: which (1 Hash, 2 Threads, 0
- * neither), the name's word (for the capped line) and, when N is a whole
+/* `setoption name Hash|Threads|EvalFile value N`: which (1 Hash, 2
+ * Threads, 3 EvalFile, 0 none of them), the name's word (for the capped line) and, when N is a whole
  * number, its value (true). */
 static bool option_value(const char *line, size_t len, int *which, const char **name, size_t *name_len,
                          long long *value)
@@ -355,16 +355,17 @@ static bool option_value(const char *line, size_t len, int *which, const char **
     size_t wl[8];
     *which = 0;
     int n = split_words(line, len, w, wl, 8);
-    if (n < 4 || n > 8 || wl[0] != 9 || strncasecmp(w[0], "setoption", 9) != 0 || !word_is(w[1], wl[1], "name"))
-        return false; /* not a setoption, or one with a name of many words: none of these two */
-    int v = 2;
-    while (v < n && !word_is(w[v], wl[v], "value"))
+    if (n < 4 || wl[0] != 9 || strncasecmp(w[0], "setoption", 9) != 0 || !word_is(w[1], wl[1], "name"))
+        return false; /* not a setoption */
+    int v = 2, known = n > 8 ? 8 : n; /* n is 9 when there are more: a value of many words */
+    while (v < known && !word_is(w[v], wl[v], "value"))
         v++;
-    if (v != 3) /* the name is one word: Hash or Threads */
+    if (v != 3) /* the name is one word: Hash, Threads or EvalFile (or a name of many words: none) */
         return false;
-    *which = wl[2] == 4 && strncasecmp(w[2], "Hash", 4) == 0      ? 1
-             : wl[2] == 7 && strncasecmp(w[2], "Threads", 7) == 0 ? 2
-                                                                   : 0;
+    *which = wl[2] == 4 && strncasecmp(w[2], "Hash", 4) == 0       ? 1
+             : wl[2] == 7 && strncasecmp(w[2], "Threads", 7) == 0  ? 2
+             : wl[2] == 8 && strncasecmp(w[2], "EvalFile", 8) == 0 ? 3
+                                                                    : 0;
     *name = w[2];
     *name_len = wl[2];
     bool number = n == 5 && wl[4] > 0 && wl[4] <= 18;
@@ -386,6 +387,10 @@ int http_command_limit(const char *line, size_t len, long max_hash_mb, long max_
     bool number = option_value(line, len, &which, &name, &name_len, &value);
     if (!which)
         return HTTP_LIMIT_OK;
+    if (which == 3) { /* a path on the server's machine: not a web page's to name */
+        *why = "EvalFile reads a file on the server's machine: a web client may not set it";
+        return HTTP_LIMIT_REFUSED;
+    }
     bool hash = which == 1;
     long max = hash ? max_hash_mb : max_threads;
     if (!number) {

@@ -79,8 +79,9 @@ bool http_command_ok(const char *body, size_t len, const char **why);
  * max_threads (the words split at blanks as the engine splits them, the
  * command word and the option's name in any case), is CAPPED: out[cap]
  * holds the same command at the limit, *why says so. A Hash or Threads
- * whose value is not a whole number is REFUSED (*why); anything else is
- * OK, unchanged. */
+ * whose value is not a whole number is REFUSED (*why), and so is any
+ * EvalFile with a value (a path on the server's machine); anything else
+ * is OK, unchanged. */
 enum { HTTP_LIMIT_OK, HTTP_LIMIT_CAPPED, HTTP_LIMIT_REFUSED };
 int http_command_limit(const char *line, size_t len, long max_hash_mb, long max_threads, char *out, size_t cap,
                        const char **why);

@@ -18,6 +18,7 @@
 #include "../../engine/games/variants.h"
 #include "../common/input.h"
 #include "describe.h"
+#include "net_option.h"
 #include "engine_state.h"
 
 static const char *const multiplayer_names[] = {[MULTI_PARANOID] = "paranoid", [MULTI_BRS] = "brs"};
@@ -62,6 +63,8 @@ static void cmd_hello(engine_t *e, bool ugi)
     engine_say(e, "option name Strength type combo default full var full var random");
     engine_say(e, "option name Skill Level type spin default %d min 0 max %d", SKILL_MAX, SKILL_MAX);
     engine_say(e, "option name Ponder type check default false");
+    engine_say(e, "option name UseNetwork type check default %s", net_option_default() ? "true" : "false");
+    engine_say(e, "option name EvalFile type string default %s", NET_OPTION_EMBEDDED);
     char combo[1024];
     size_t n = (size_t)snprintf(combo, sizeof combo, "option name UCI_Variant type combo default %s",
                                 variants_default()->name);
@@ -102,7 +105,8 @@ static int combo_value(engine_t *e, const char *option, const char *const *names
 /* Every option `uci` lists, for the error of a setoption without `value`. */
 static const char *const option_names[] = {"Hash",          "Clear Hash",        "Threads",       "MultiPV",
                                            "Move Overhead", "MultiplayerSearch", "ChancePruning", "Strength",
-                                           "Skill Level",   "Ponder",            "UCI_Variant"};
+                                           "Skill Level",   "Ponder",            "UCI_Variant",   "UseNetwork",
+                                           "EvalFile"};
 
 /* `setoption name UCI_Variant brandubh`: the name runs on into what was
  * meant as the value. True (with an error line saying so) when the name
@@ -207,6 +211,16 @@ static void cmd_setoption(engine_t *e, const tokens_t *tk)
             return;
         }
         e->ponder_option = strcasecmp(value, "true") == 0;
+    } else if (strcasecmp(name, "UseNetwork") == 0) {
+        if (strcasecmp(value, "true") != 0 && strcasecmp(value, "false") != 0) {
+            ERROR(e, "UseNetwork must be true or false");
+            return;
+        }
+        net_option_use(strcasecmp(value, "true") == 0);
+    } else if (strcasecmp(name, "EvalFile") == 0) {
+        char why[300];
+        if (!net_option_load(value, why, sizeof why))
+            ERROR(e, "EvalFile: %s; the nets in use stay", why);
     } else if (strcasecmp(name, "Move Overhead") == 0) {
         if (!parse_int(value, 0, OVERHEAD_MAX_MS, &x)) {
             ERROR(e, "Move Overhead must be a whole number from 0 to %d", OVERHEAD_MAX_MS);
@@ -483,6 +497,10 @@ static void say_weights(engine_t *e, const eval_trace_t *t)
     const game_t *g = e->game;
     if (!g->weights)
         return;
+    if (game_net_in_use(g->net)) {
+        engine_say(e, "The network evaluates (UseNetwork): the weights are not used.");
+        return;
+    }
     int teams = game_teams(g);
     char line[256];
     size_t n = (size_t)snprintf(line, sizeof line, "%-20s %6s", "weight", "value");

@@ -7,6 +7,7 @@
 #include "brandubh.h"
 
 #include "brandubh_eval.h"
+#include "brandubh_net.h"
 #include "brandubh_rules.h"
 #include "brandubh_text.h"
 #include "brandubh_view.h"
@@ -28,7 +29,7 @@ static const char *const bench_fens[] = {
  * -6.9 [-22, +8] over 2000 games and it keeps the default. */
 #define BDB_CLOCK_MOVES 15
 
-#define BRANDUBH_GAME(var, vname, desc, version)                                                               \
+#define BRANDUBH_GAME(var, vname, desc, version, network, refresh_fn)                                                               \
     const game_t var = {                                                                                         \
         .name = vname,                                                                                           \
         .description = desc,                                                                                     \
@@ -69,7 +70,10 @@ static const char *const bench_fens[] = {
         .view_board = bdb_view_board,                                                                            \
         .view_position = bdb_view_position,                                                                      \
         .view_move = bdb_view_move,                                                                              \
+        .net = network,                                                                                          \
+        .refresh = refresh_fn,                                                                                   \
     }
 
-BRANDUBH_GAME(brandubh_v1, "brandubh", "Brandubh, 7x7 tafl, version 1", v1);
-BRANDUBH_GAME(brandubh_v2, "brandubh-v2", "Brandubh, 7x7 tafl, version 2", v2);
+/* Version 1 has a learned evaluation; version 2 only its hand-written one. */
+BRANDUBH_GAME(brandubh_v1, "brandubh", "Brandubh, 7x7 tafl, version 1", v1, &brandubh_net, bdb_refresh);
+BRANDUBH_GAME(brandubh_v2, "brandubh-v2", "Brandubh, 7x7 tafl, version 2", v2, NULL, NULL);

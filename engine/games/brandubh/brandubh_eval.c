@@ -8,6 +8,8 @@
 
 #include <assert.h>
 
+#include "brandubh_net.h"
+
 /* Every weight of the evaluation, by name: `eval` shows them with their
  * contributions, a tuner changes them (brandubh_weights). Tuned by
  * fixed-node self-play (commit a9386b7: each against the set before it).
@@ -170,6 +172,12 @@ score_t bdb_evaluate(const position_t *pos, eval_trace_t *t)
 {
     enum { ATT = SIDE_ATT, DEF = SIDE_DEF };
     const bdb_t *b = CP(pos);
+    const nnue_t *net = b->version == 1 ? game_net_in_use(&brandubh_net) : NULL;
+    if (net) {
+        score_t v = bdb_net_evaluate(net, pos);
+        eval_trace_add(t, "network", b->stm == SIDE_ATT ? v : -v, 0);
+        return v;
+    }
     bb64_t occ = occupied(b);
     int v_att = 0, v_def = 0;
 

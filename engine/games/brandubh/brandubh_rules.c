@@ -73,7 +73,11 @@ static void init_tables(void)
     brandubh_zobrist_side = rng_next(&rng);
 }
 
-void brandubh_tables_ensure(void) { thr_once(&tables_once, init_tables); }
+void brandubh_tables_ensure(void)
+{
+    thr_once(&tables_once, init_tables);
+    brandubh_net_ensure();
+}
 
 /* ---- captures ---- */
 
@@ -369,6 +373,19 @@ static void toggle(bdb_t *b, int piece, int sq)
     b->hash ^= brandubh_zobrist_piece[piece][sq];
 }
 
+/* The cached first layer follows the move: the mover's row off its old
+ * square and onto the new, each captured man's off. */
+static void net_follow(bdb_t *b, int piece, int from, int to, bb64_t taken)
+{
+    const nnue_t *n = b->acc_net;
+    nnue_acc_sub(n, &b->acc, bdb_net_feature(piece, from));
+    nnue_acc_add(n, &b->acc, bdb_net_feature(piece, to));
+    while (taken) {
+        int sq = bb_pop(&taken);
+        nnue_acc_sub(n, &b->acc, bdb_net_feature(piece_on(b, sq), sq));
+    }
+}
+
 void bdb_make(position_t *pos, move_t m, undo_t *u)
 {
     bdb_t *b = P(pos);
@@ -384,6 +401,10 @@ void bdb_make(position_t *pos, move_t m, undo_t *u)
     /* The generator flags captures: a quiet move needs no test. */
     bb64_t taken = (m & MOVE_CAPTURE) ? captures_at(b, b->stm, to) : 0;
     assert(taken == captures_at(b, b->stm, to));
+    if (b->acc_net) {
+        memcpy(&u->w[BDB_UNDO_ACC], &b->acc, sizeof b->acc);
+        net_follow(b, piece, from, to, taken);
+    }
     while (taken) {
         int sq = bb_pop(&taken);
         toggle(b, piece_on(b, sq), sq);
@@ -401,6 +422,8 @@ void bdb_unmake(position_t *pos, move_t m, const undo_t *u)
     b->king = u->w[2];
     b->hash = u->w[3];
     b->stm ^= 1;
+    if (b->acc_net)
+        memcpy(&b->acc, &u->w[BDB_UNDO_ACC], sizeof b->acc);
 }
 
 /* The king reaches, in one move, a corner or a square that sees one. */

@@ -17,6 +17,7 @@
 
 #include "../../core/bitboard.h"
 #include "../../core/game.h"
+#include "../../learn/nnue.h"
 
 enum { SIDE_ATT = 0, SIDE_DEF = 1 };
 enum { PIECE_ATT = 0, PIECE_DEF = 1, PIECE_KING = 2 };
@@ -44,9 +45,21 @@ typedef struct bdb {
     uint64_t hash;
     uint8_t stm;
     uint8_t version; /* 1 or 2 */
+    /* The first layer of acc_net for this position, kept by make and
+     * unmake once refresh has filled it; NULL: not cached (the default, so
+     * that a position's bytes are its FEN's). */
+    const nnue_t *acc_net;
+    nnue_acc_t acc;
 } bdb_t;
 
 _Static_assert(sizeof(bdb_t) <= GAME_POS_BYTES, "position fits");
+/* make saves the four bitboard words and the accumulator. */
+#define BDB_UNDO_ACC 4
+_Static_assert(BDB_UNDO_ACC * 8 + sizeof(nnue_acc_t) <= GAME_UNDO_WORDS * 8, "undo fits");
+
+/* The net's features: a piece kind times 49 plus its square. */
+#define BDB_NET_INPUTS (3 * N_SQ)
+static inline int bdb_net_feature(int piece, int sq) { return piece * N_SQ + sq; }
 
 /* The board's tables (brandubh_rules.c), filled once by
  * brandubh_tables_ensure(). */
@@ -62,6 +75,8 @@ extern bb64_t brandubh_lines_through[N_SQ];
 extern uint64_t brandubh_zobrist_piece[3][N_SQ];
 extern uint64_t brandubh_zobrist_side;
 void brandubh_tables_ensure(void);
+/* Reads the embedded net (brandubh_net.c); brandubh_tables_ensure calls it. */
+void brandubh_net_ensure(void);
 
 static const int corner_sq[4] = {0, 6, 42, 48};
 /* Directions from each corner along its two edges (into the board). */
