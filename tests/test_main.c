@@ -10,6 +10,7 @@
 #include "../engine/core/record.h"
 #include "../engine/games/variants.h"
 #include "../engine/search/search.h"
+#include "../protocol/ugi/net_option.h"
 #include "../protocol/ugi/protocol.h"
 
 void bdb_fen(char *out, const char *att, const char *def, const char *king, char side)
@@ -76,12 +77,7 @@ const char *fen_of(const game_t *g, const position_t *pos)
     return buf;
 }
 
-void nets_use(bool on)
-{
-    for (int i = 0; variants_at(i); i++)
-        if (variants_at(i)->net)
-            variants_at(i)->net->use = on;
-}
+void nets_use(bool on) { net_option_use(on); }
 
 void nets_default(void)
 {

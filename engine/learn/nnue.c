@@ -1,6 +1,7 @@
 /*
  * nnue.c: the network's output and its text form (nnue.h). Knows no game
- * and no search: numbers in, centipawns out.
+ * and no search (game.h only for its error helper): numbers in, centipawns
+ * out.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "nnue.h"
@@ -10,6 +11,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../core/game.h"
 
 /* Text of a net file past which EvalFile refuses to read: a full-sized
  * net is about 7 characters a number. */
@@ -27,16 +30,11 @@ int nnue_output(const nnue_t *n, const nnue_acc_t *a, int head)
 
 int nnue_w1_limit(int max_active) { return INT16_MAX / (max_active + 1); }
 
-static bool fail(char *why, size_t len, const char *text)
-{
-    snprintf(why, len, "%s", text);
-    return false;
-}
-
 bool nnue_from_ints(nnue_t *n, const char *game, const int32_t *v, size_t count, char *why, size_t whylen)
 {
     if (count < 5 || v[0] != NNUE_FORMAT)
-        return fail(why, whylen, "not a Denham net of format 1 (its numbers start 1, inputs, hidden, heads, active)");
+        return game_fail(why, whylen,
+                         "not a Denham net of format 1 (its numbers start 1, inputs, hidden, heads, active)");
     int inputs = v[1], hidden = v[2], heads = v[3], active = v[4];
     if (inputs < 1 || inputs > NNUE_INPUTS_MAX || hidden != NNUE_HIDDEN || heads != NNUE_HEADS || active < 1 ||
         active > inputs) {
@@ -60,13 +58,13 @@ bool nnue_from_ints(nnue_t *n, const char *game, const int32_t *v, size_t count,
     for (size_t i = 0; i < (size_t)hidden * heads; i++) {
         int32_t w = p[(size_t)hidden * (1 + (size_t)inputs) + i];
         if (w < INT16_MIN || w > INT16_MAX)
-            return fail(why, whylen, "an output weight is past 16 bits");
+            return game_fail(why, whylen, "an output weight is past 16 bits");
     }
     /* b2 plus the largest sum of the heads' terms must fit 32 bits. */
     for (int h = 0; h < heads; h++) {
         int32_t b = v[want - (size_t)heads + (size_t)h];
         if (b < -(INT32_MAX / 2) || b > INT32_MAX / 2)
-            return fail(why, whylen, "an output bias is past 30 bits");
+            return game_fail(why, whylen, "an output bias is past 30 bits");
     }
     memset(n, 0, sizeof *n);
     snprintf(n->game, sizeof n->game, "%s", game);
@@ -109,7 +107,7 @@ bool nnue_parse(nnue_t *n, const char *text, size_t len, char *why, size_t whyle
     size_t cap = 5 + (size_t)NNUE_HIDDEN * (1 + NNUE_INPUTS_MAX + NNUE_HEADS) + NNUE_HEADS, count = 0;
     int32_t *v = malloc(cap * sizeof *v);
     if (!v)
-        return fail(why, whylen, "out of memory");
+        return game_fail(why, whylen, "out of memory");
     char game[NNUE_GAME_MAX] = "";
     bool ok = true;
     size_t i = 0;
@@ -123,13 +121,13 @@ bool nnue_parse(nnue_t *n, const char *text, size_t len, char *why, size_t whyle
                 if (text[k] == '*' && text[k + 1] == '/')
                     end = text + k;
             if (!end)
-                ok = fail(why, whylen, "a comment is not closed");
+                ok = game_fail(why, whylen, "a comment is not closed");
             else if (!game[0] && !header_game(text + i + 2, (size_t)(end - text - i - 2), game))
-                ok = fail(why, whylen, "the net must start with the comment /* denham-nnue <game> ... */");
+                ok = game_fail(why, whylen, "the net must start with the comment /* denham-nnue <game> ... */");
             else
                 i = (size_t)(end - text) + 2;
         } else if (!game[0]) {
-            ok = fail(why, whylen, "the net must start with the comment /* denham-nnue <game> ... */");
+            ok = game_fail(why, whylen, "the net must start with the comment /* denham-nnue <game> ... */");
         } else if (c == '-' || isdigit((unsigned char)c)) {
             char buf[16];
             size_t k = 0;
@@ -140,9 +138,9 @@ bool nnue_parse(nnue_t *n, const char *text, size_t len, char *why, size_t whyle
             errno = 0;
             long x = strtol(buf, &end, 10);
             if (*end || errno || x < INT32_MIN || x > INT32_MAX || (i < len && isdigit((unsigned char)text[i])))
-                ok = fail(why, whylen, "a number is not a 32-bit decimal integer");
+                ok = game_fail(why, whylen, "a number is not a 32-bit decimal integer");
             else if (count == cap)
-                ok = fail(why, whylen, "the net has more numbers than the largest net");
+                ok = game_fail(why, whylen, "the net has more numbers than the largest net");
             else
                 v[count++] = (int32_t)x;
         } else {
@@ -151,7 +149,7 @@ bool nnue_parse(nnue_t *n, const char *text, size_t len, char *why, size_t whyle
         }
     }
     if (ok && !game[0])
-        ok = fail(why, whylen, "the net is empty");
+        ok = game_fail(why, whylen, "the net is empty");
     if (ok)
         ok = nnue_from_ints(n, game, v, count, why, whylen);
     free(v);

@@ -224,7 +224,7 @@ static bool add_net_sample(const tune_sink_t *k, const position_t *pos, const do
     uint16_t feat[NNUE_SYMMETRIES_MAX * GAME_NET_ACTIVE_MAX];
     int head = 0, active = 0;
     for (int sym = 0; sym < gn->symmetries; sym++) {
-        int n = gn->features(pos, sym, feat + sym * (active ? active : 0), &head);
+        int n = gn->features(pos, sym, feat + sym * active, &head);
         if (sym > 0 && n != active)
             return false;
         active = n;

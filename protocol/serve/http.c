@@ -346,8 +346,8 @@ int http_command_kind(const char *line, size_t len)
 }
 
 /* `setoption name Hash|Threads|EvalFile value N`: which (1 Hash, 2
- * Threads, 3 EvalFile, 0 none of them), the name's word (for the capped line) and, when N is a whole
- * number, its value (true). */
+ * Threads, 3 EvalFile, 0 none of them), the name's word (for the capped
+ * line) and, when N is a whole number, its value (true). */
 static bool option_value(const char *line, size_t len, int *which, const char **name, size_t *name_len,
                          long long *value)
 {

@@ -20,14 +20,6 @@ void net_option_use(bool on)
             variants_at(i)->net->use = on;
 }
 
-bool net_option_used(void)
-{
-    for (int i = 0; variants_at(i); i++)
-        if (variants_at(i)->net)
-            return variants_at(i)->net->use;
-    return false;
-}
-
 bool net_option_default(void)
 {
     for (int i = 0; variants_at(i); i++)

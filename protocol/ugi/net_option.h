@@ -11,8 +11,6 @@
 /* UseNetwork: every game with a net evaluates by it (true) or by its
  * hand-written evaluation. */
 void net_option_use(bool on);
-/* Is UseNetwork on (in the games that have a net)? */
-bool net_option_used(void);
 /* UseNetwork's default: on where a game's net is on by default. */
 bool net_option_default(void);
 /* EvalFile: reads the net at path and puts it in the place of the

@@ -102,6 +102,17 @@ static int combo_value(engine_t *e, const char *option, const char *const *names
     return -1;
 }
 
+/* A check option's value, true or false in any case; false, with one
+ * error line, when it is neither. */
+static bool check_value(engine_t *e, const char *option, const char *value, bool *on)
+{
+    *on = strcasecmp(value, "true") == 0;
+    if (*on || strcasecmp(value, "false") == 0)
+        return true;
+    ERROR(e, "%s must be true or false", option);
+    return false;
+}
+
 /* Every option `uci` lists, for the error of a setoption without `value`. */
 static const char *const option_names[] = {"Hash",          "Clear Hash",        "Threads",       "MultiPV",
                                            "Move Overhead", "MultiplayerSearch", "ChancePruning", "Strength",
@@ -206,17 +217,13 @@ static void cmd_setoption(engine_t *e, const tokens_t *tk)
         }
         e->skill = (int)x;
     } else if (strcasecmp(name, "Ponder") == 0) {
-        if (strcasecmp(value, "true") != 0 && strcasecmp(value, "false") != 0) {
-            ERROR(e, "Ponder must be true or false");
-            return;
-        }
-        e->ponder_option = strcasecmp(value, "true") == 0;
+        bool on;
+        if (check_value(e, "Ponder", value, &on))
+            e->ponder_option = on;
     } else if (strcasecmp(name, "UseNetwork") == 0) {
-        if (strcasecmp(value, "true") != 0 && strcasecmp(value, "false") != 0) {
-            ERROR(e, "UseNetwork must be true or false");
-            return;
-        }
-        net_option_use(strcasecmp(value, "true") == 0);
+        bool on;
+        if (check_value(e, "UseNetwork", value, &on))
+            net_option_use(on);
     } else if (strcasecmp(name, "EvalFile") == 0) {
         char why[300];
         if (!net_option_load(value, why, sizeof why))

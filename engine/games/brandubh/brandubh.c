@@ -29,7 +29,7 @@ static const char *const bench_fens[] = {
  * -6.9 [-22, +8] over 2000 games and it keeps the default. */
 #define BDB_CLOCK_MOVES 15
 
-#define BRANDUBH_GAME(var, vname, desc, version, network, refresh_fn)                                                               \
+#define BRANDUBH_GAME(var, vname, desc, version, network, refresh_fn)                                            \
     const game_t var = {                                                                                         \
         .name = vname,                                                                                           \
         .description = desc,                                                                                     \
