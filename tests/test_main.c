@@ -77,14 +77,9 @@ const char *fen_of(const game_t *g, const position_t *pos)
     return buf;
 }
 
-void nets_use(bool on) { net_option_use(on); }
+void nets_use(bool on) { net_option_use(on ? NET_USE_ALL : NET_USE_NONE); }
 
-void nets_default(void)
-{
-    for (int i = 0; variants_at(i); i++)
-        if (variants_at(i)->net)
-            variants_at(i)->net->use = variants_at(i)->net->by_default;
-}
+void nets_default(void) { net_option_use(NET_USE_AUTO); }
 
 void nets_off(void) { nets_use(false); }
 

@@ -84,7 +84,7 @@
 #include "rng.h"
 #include "types.h"
 
-#define GAME_POS_BYTES 256
+#define GAME_POS_BYTES 320
 #define GAME_UNDO_WORDS 16
 #define GAME_FEN_MAX 256
 #define GAME_MOVE_TEXT_MAX 32
@@ -211,13 +211,17 @@ struct nnue;
  * evaluate reads them. A position caches the net's first layer only once
  * `refresh` has filled it (the search does so for its root); make and
  * unmake keep it, and evaluate computes it afresh where it is not cached. */
-#define GAME_NET_ACTIVE_MAX 64
+#define GAME_NET_ACTIVE_MAX 128
 typedef struct game_net {
     const char *name; /* the game a net file's header must name */
     int inputs, max_active, symmetries;
     /* The features on in pos seen under symmetry sym (0: as it stands; all
      * give the same value), and the head to read; returns how many. */
     int (*features)(const position_t *pos, int sym, uint16_t *out, int *head);
+    /* What the evaluation adds to the net's output in pos, in centipawns
+     * for team 0 (terms no feature shows, as Bolix's capture threats);
+     * training fits the net to the rest. NULL: nothing, the net is all. */
+    int (*base)(const position_t *pos);
     const struct nnue *embedded; /* built in: the file the build embeds */
     const struct nnue *loaded;   /* EvalFile's; NULL: the embedded one */
     bool use;                    /* UseNetwork; starts as by_default */

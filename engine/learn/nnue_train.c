@@ -27,6 +27,7 @@ void nnue_data_free(nnue_data_t *d)
     free(d->active);
     free(d->head);
     free(d->target);
+    free(d->base);
     memset(d, 0, sizeof *d);
 }
 
@@ -45,15 +46,19 @@ static bool grow(nnue_data_t *d)
     float *t = realloc(d->target, cap * sizeof *t);
     if (t)
         d->target = t;
-    if (!f || !a || !h || !t)
+    float *base = realloc(d->base, cap * sizeof *base);
+    if (base)
+        d->base = base;
+    if (!f || !a || !h || !t || !base)
         return false;
     d->cap = cap;
     return true;
 }
 
-bool nnue_data_add(nnue_data_t *d, const uint16_t *feat, int active, int head, double target)
+bool nnue_data_add(nnue_data_t *d, const uint16_t *feat, int active, int head, double target, double base)
 {
-    if (active < 0 || active > d->max_active || head < 0 || head >= NNUE_HEADS || !(target >= 0 && target <= 1))
+    if (active < 0 || active > d->max_active || head < 0 || head >= NNUE_HEADS || !(target >= 0 && target <= 1) ||
+        !(base >= -NNUE_BASE_MAX && base <= NNUE_BASE_MAX))
         return false;
     for (int i = 0; i < active * d->symmetries; i++)
         if (feat[i] >= d->inputs)
@@ -67,6 +72,7 @@ bool nnue_data_add(nnue_data_t *d, const uint16_t *feat, int active, int head, d
     d->active[d->n] = (uint8_t)active;
     d->head[d->n] = (uint8_t)head;
     d->target[d->n] = (float)target;
+    d->base[d->n] = (float)base;
     d->n++;
     return true;
 }
@@ -86,8 +92,8 @@ static const uint16_t *features_of(const nnue_data_t *d, size_t i, int sym)
     return d->feat + (i * (size_t)d->symmetries + (size_t)sym) * (size_t)d->max_active;
 }
 
-/* The output (in units of NNUE_CP) of sample i in symmetry sym; the
- * pre-clip hidden sums into acc. */
+/* The output (in units of NNUE_CP) of sample i in symmetry sym, its base
+ * included; the pre-clip hidden sums into acc. */
 static double forward(const fnet_t *f, const nnue_data_t *d, size_t i, int sym, float *acc)
 {
     memcpy(acc, f->b1, sizeof f->b1);
@@ -99,7 +105,7 @@ static double forward(const fnet_t *f, const nnue_data_t *d, size_t i, int sym, 
     double out = f->b2[head];
     for (int j = 0; j < NNUE_HIDDEN; j++)
         out += (double)f->w2[head][j] * (acc[j] < 0 ? 0 : acc[j] > 1 ? 1 : acc[j]);
-    return out;
+    return out + d->base[i] / NNUE_CP;
 }
 
 static double predict(double out) { return 1.0 / (1.0 + exp(-out * LN10)); }
@@ -205,7 +211,7 @@ double nnue_quantized_loss(const nnue_t *n, const nnue_data_t *d, size_t from, s
         const uint16_t *ft = features_of(d, i, 0);
         for (int k = 0; k < d->active[i]; k++)
             nnue_acc_add(n, &a, ft[k]);
-        double e = predict((double)nnue_output(n, &a, d->head[i]) / NNUE_CP) - d->target[i];
+        double e = predict(((double)nnue_output(n, &a, d->head[i]) + d->base[i]) / NNUE_CP) - d->target[i];
         sum += e * e;
     }
     return to > from ? sum / (double)(to - from) : 0;

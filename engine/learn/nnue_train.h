@@ -3,9 +3,11 @@
  * targets: floating point while it learns, quantized at the end. A sample
  * is a set of features on (one list per symmetry of the board, of which
  * each pass picks one at random, so the net sees every orientation), the
- * head to read (the side to move) and a target from 0 to 1 for head 0's
- * side. The prediction is 1 / (1 + 10^(-E / NNUE_CP)), E the output in
- * centipawns; the loss is its squared error against the target.
+ * head to read (the side to move), a target from 0 to 1 for head 0's side
+ * and a base: what the game's evaluation adds to the net's output there
+ * (in centipawns for head 0's side; 0 where the net is the whole value).
+ * The prediction is 1 / (1 + 10^(-E / NNUE_CP)), E the output plus the
+ * base; the loss is its squared error against the target.
  *
  * Knows no game and no file: a data set is numbers.
  */
@@ -23,13 +25,16 @@ typedef struct nnue_data {
     uint8_t *active; /* [n]: features on (the same in every symmetry) */
     uint8_t *head;   /* [n] */
     float *target;   /* [n] */
+    float *base;     /* [n], centipawns */
 } nnue_data_t;
 
 void nnue_data_init(nnue_data_t *d, int inputs, int max_active, int symmetries);
 void nnue_data_free(nnue_data_t *d);
 /* Adds a sample: feat holds `symmetries` lists of `active` features each;
- * false when memory is short or the sample is out of range. */
-bool nnue_data_add(nnue_data_t *d, const uint16_t *feat, int active, int head, double target);
+ * false when memory is short or the sample is out of range (a base beyond
+ * NNUE_BASE_MAX centipawns, either way, is). */
+#define NNUE_BASE_MAX 100000
+bool nnue_data_add(nnue_data_t *d, const uint16_t *feat, int active, int head, double target, double base);
 
 typedef struct nnue_train_opts {
     int epochs;

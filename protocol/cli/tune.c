@@ -142,7 +142,7 @@ static int parse_args(int argc, char **argv, tune_cfg_t *c, FILE *err)
     if (!c->game)
         return usage(err, "--variant is needed");
     if (c->network && !c->game->net)
-        return usage(err, "this game has no network to train (brandubh has)");
+        return usage(err, "this game has no network to train (brandubh and bolix have)");
     if (!c->network && !c->game->weights)
         return usage(err, "this game's evaluation has no weights to tune");
     if (c->n_files == 0)
@@ -232,7 +232,7 @@ static bool add_net_sample(const tune_sink_t *k, const position_t *pos, const do
     double mover = 1.0 / (1.0 + pow(10.0, -(double)score / NNUE_CP));
     double from_score = game_team_to_move(k->g, pos) == 0 ? mover : 1 - mover;
     double target = k->result_weight * results[0] + (1 - k->result_weight) * from_score;
-    return nnue_data_add(k->net, feat, active, head, target);
+    return nnue_data_add(k->net, feat, active, head, target, gn->base ? gn->base(pos) : 0);
 }
 
 /* One data line into the sink; false with the reason in why. */

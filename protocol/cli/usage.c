@@ -97,7 +97,7 @@ static const usage_t usages[] = {
      "  --rate R          the optimiser's step size (above 0, at most 1000; default 1, and\n"
      "                    0.001 with --network)\n"
      "  --freeze NAMES    keep these weights (comma-separated names, as `eval` shows them)\n"
-     "  --network OUT     train the network (brandubh) and write its file to OUT\n"
+     "  --network OUT     train the network (brandubh, bolix) and write its file to OUT\n"
      "  --epochs N        passes over the data (0-10000, default 20)\n"
      "  --result-weight W the game's result's share of the target, the search's score the\n"
      "                    rest (0-1, default 0.5)\n"

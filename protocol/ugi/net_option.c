@@ -9,22 +9,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../../engine/games/variants.h"
 #include "../../engine/learn/nnue.h"
 
-void net_option_use(bool on)
+void net_option_use(net_use_t how)
 {
-    for (int i = 0; variants_at(i); i++)
-        if (variants_at(i)->net)
-            variants_at(i)->net->use = on;
+    for (int i = 0; variants_at(i); i++) {
+        game_net_t *n = variants_at(i)->net;
+        if (n)
+            n->use = how == NET_USE_ALL || (how == NET_USE_AUTO && n->by_default);
+    }
 }
 
-bool net_option_default(void)
+bool net_option_parse_use(const char *value, net_use_t *how)
 {
-    for (int i = 0; variants_at(i); i++)
-        if (variants_at(i)->net && variants_at(i)->net->by_default)
+    static const char *const names[] = {[NET_USE_AUTO] = "auto", [NET_USE_ALL] = "true", [NET_USE_NONE] = "false"};
+    for (int k = 0; k < 3; k++)
+        if (strcasecmp(value, names[k]) == 0) {
+            *how = (net_use_t)k;
             return true;
+        }
     return false;
 }
 

@@ -63,7 +63,7 @@ static void cmd_hello(engine_t *e, bool ugi)
     engine_say(e, "option name Strength type combo default full var full var random");
     engine_say(e, "option name Skill Level type spin default %d min 0 max %d", SKILL_MAX, SKILL_MAX);
     engine_say(e, "option name Ponder type check default false");
-    engine_say(e, "option name UseNetwork type check default %s", net_option_default() ? "true" : "false");
+    engine_say(e, "option name UseNetwork type combo default auto " NET_OPTION_USE_VALUES);
     engine_say(e, "option name EvalFile type string default %s", NET_OPTION_EMBEDDED);
     char combo[1024];
     size_t n = (size_t)snprintf(combo, sizeof combo, "option name UCI_Variant type combo default %s",
@@ -221,9 +221,11 @@ static void cmd_setoption(engine_t *e, const tokens_t *tk)
         if (check_value(e, "Ponder", value, &on))
             e->ponder_option = on;
     } else if (strcasecmp(name, "UseNetwork") == 0) {
-        bool on;
-        if (check_value(e, "UseNetwork", value, &on))
-            net_option_use(on);
+        net_use_t how;
+        if (net_option_parse_use(value, &how))
+            net_option_use(how);
+        else
+            ERROR(e, "UseNetwork must be auto, true or false");
     } else if (strcasecmp(name, "EvalFile") == 0) {
         char why[300];
         if (!net_option_load(value, why, sizeof why))
@@ -504,7 +506,7 @@ static void say_weights(engine_t *e, const eval_trace_t *t)
     const game_t *g = e->game;
     if (!g->weights)
         return;
-    if (game_net_in_use(g->net)) {
+    if (game_net_in_use(g->net) && !g->net->base) {
         engine_say(e, "The network evaluates (UseNetwork): the weights are not used.");
         return;
     }

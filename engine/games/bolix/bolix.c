@@ -7,6 +7,7 @@
 #include "bolix.h"
 
 #include "bolix_eval.h"
+#include "bolix_net.h"
 #include "bolix_rules.h"
 #include "bolix_text.h"
 #include "bolix_view.h"
@@ -53,6 +54,8 @@ const game_t bolix = {
     .outcome = bolix_outcome,
     .evaluate = bolix_evaluate,
     .weights = &bolix_weights,
+    .net = &bolix_net,
+    .refresh = bolix_refresh,
     .must_respond = bolix_must_respond,
     .gives_threat = bolix_gives_threat,
     .pass_turn = bolix_pass_turn,

@@ -5,6 +5,7 @@
  * position; may not change it.
  */
 #include "bolix_eval.h"
+#include "bolix_net.h"
 #include "../../core/thread.h"
 
 
@@ -55,9 +56,18 @@ static void trace_lines(const bolix_t *b, eval_trace_t *t)
     }
 }
 
-score_t bolix_evaluate(const position_t *pos, eval_trace_t *t)
+/* A four of the side to move with a free cell it may place on: it wins
+ * with its next marble. */
+static bool four_to_play(const bolix_t *b)
 {
-    const bolix_t *b = CP(pos);
+    int stm = b->stm;
+    return b->fours[stm] && b->hand[stm] &&
+           !bb128_empty(bb128_andnot(bolix_five_makers(b, stm), b->ko == NO_CELL ? bb128_zero() : bb128_bit(b->ko)));
+}
+
+/* The hand-written evaluation, for the side to move. */
+static score_t hand_evaluate(const bolix_t *b, eval_trace_t *t)
+{
     const int lines[2] = {b->lines[0], b->lines[1]}; /* kept by make and unmake */
     eval_trace_add(t, "lines", lines[0], lines[1]);
     if (t)
@@ -75,8 +85,7 @@ score_t bolix_evaluate(const position_t *pos, eval_trace_t *t)
     eval_trace_coef(t, W_HAND_MARBLE, WHITE, b->hand[WHITE]);
     int stm = b->stm, opp = stm ^ 1;
     int win[2] = {0, 0};
-    if (b->fours[stm] && b->hand[stm] && !bb128_empty(bb128_andnot(bolix_five_makers(b, stm),
-                                                             b->ko == NO_CELL ? bb128_zero() : bb128_bit(b->ko)))) {
+    if (four_to_play(b)) {
         win[stm] = W(W_TO_MOVE_FOUR);
         eval_trace_coef(t, W_TO_MOVE_FOUR, stm, 1);
     }
@@ -91,4 +100,26 @@ score_t bolix_evaluate(const position_t *pos, eval_trace_t *t)
     for (int pl = 0; pl < 2; pl++)
         v[pl] = lines[pl] + caps[pl] + hand[pl] + win[pl] + tempo[pl];
     return (score_t)(v[stm] - v[opp]);
+}
+
+int bolix_net_base(const position_t *pos)
+{
+    const bolix_t *b = CP(pos);
+    score_t v = hand_evaluate(b, NULL);
+    return b->stm == BLACK ? v : -v;
+}
+
+/* The net learned what the hand-written evaluation misses (it was trained
+ * with it as its base): their sum. */
+score_t bolix_evaluate(const position_t *pos, eval_trace_t *t)
+{
+    const bolix_t *b = CP(pos);
+    score_t v = hand_evaluate(b, t);
+    const nnue_t *net = game_net_in_use(&bolix_net);
+    if (net) {
+        score_t n = bolix_net_evaluate(net, pos);
+        eval_trace_add(t, "network", b->stm == BLACK ? n : -n, 0);
+        v = (score_t)(v + n);
+    }
+    return v;
 }

@@ -11,5 +11,8 @@ extern eval_weights_t bolix_weights;
 void bolix_eval_ensure(void);
 
 score_t bolix_evaluate(const position_t *pos, eval_trace_t *t);
+/* What the evaluation adds to the net's output (game_net_t.base): the
+ * whole hand-written evaluation, for black. */
+int bolix_net_base(const position_t *pos);
 
 #endif

@@ -1,8 +1,9 @@
 /*
- * bolix_rules.c: the rules of Bolix: the board's tables, the window counts
- * that make and unmake keep, placements and captures, ko, passes, the end
+ * bolix_rules.c: the rules of Bolix: the board's tables and symmetries, the
+ * window counts that make and unmake keep (with the net's cached first
+ * layer, which follows them), placements and captures, ko, passes, the end
  * of the game. May not reach into the evaluation (it reads only its
- * window values, through bolix_eval.h) or the text.
+ * window values, through bolix_eval.h, and the net's numbers) or the text.
  */
 #include "bolix_rules.h"
 
@@ -12,6 +13,7 @@
 #include "../../core/rng.h"
 #include "../../core/thread.h"
 #include "bolix.h"
+#include "bolix_net.h"
 
 /* The six directions as (dq, dn); the first three are the line directions. */
 static const int DQ[6] = {0, 1, 1, 0, -1, -1}, DN[6] = {1, 0, 1, -1, 0, -1};
@@ -24,6 +26,9 @@ static uint8_t cell_windows[N_CELLS][MAX_WINDOWS_PER_CELL];
 static uint8_t cell_window_count[N_CELLS];
 static int8_t sandwich[N_CELLS][6][3]; /* cells at +1, +2, +3, or -1 */
 uint64_t bolix_zobrist_men[2][N_CELLS], bolix_zobrist_side, bolix_zobrist_ko[N_CELLS + 1], bolix_zobrist_pass;
+int8_t bolix_net_slot[256];
+int bolix_symmetries;
+uint8_t bolix_window_image[BOLIX_SYMMETRIES][N_WINDOWS];
 static thr_once_t tables_once = THR_ONCE_INIT;
 #ifdef __SIZEOF_INT128__
 static uint64_t grid_cells[2]; /* the grid's cells (below): low and high words */
@@ -31,6 +36,74 @@ static unsigned __int128 grid_of(bb128_t cells);
 #endif
 
 /* ---- geometry ---- */
+
+/* The twelve maps of the hex grid onto itself that fix a point: turn k
+ * sixths of a full turn ((q, n) -> (q - n, q) is one), mirrored or not. */
+static void grid_map(int map, int *q, int *n)
+{
+    if (map >= 6) {
+        int t = *q;
+        *q = *n;
+        *n = t;
+    }
+    for (int k = 0; k < map % 6; k++) {
+        int t = *q;
+        *q = *q - *n;
+        *n = t;
+    }
+}
+
+/* The window whose cells are `cells`, or -1. */
+static int window_of(bb128_t cells)
+{
+    for (int w = 0; w < n_windows; w++)
+        if (bb128_eq(windows[w], cells))
+            return w;
+    return -1;
+}
+
+/* The board's symmetries: each grid map, shifted so that the board's
+ * lowest column and number stay lowest, that takes every cell onto the
+ * board (the identity always does). */
+static void init_symmetries(void)
+{
+    for (int map = 0; map < 12; map++) {
+        int q[N_CELLS], n[N_CELLS], q0 = 100, n0 = 100, image[N_CELLS];
+        for (int c = 0; c < N_CELLS; c++) {
+            q[c] = bolix_cell_q[c];
+            n[c] = bolix_cell_n[c];
+            grid_map(map, &q[c], &n[c]);
+            q0 = q[c] < q0 ? q[c] : q0;
+            n0 = n[c] < n0 ? n[c] : n0;
+        }
+        bool onto = true;
+        for (int c = 0; c < N_CELLS && onto; c++)
+            onto = (image[c] = at(q[c] - q0, n[c] - n0 + 1)) >= 0;
+        if (!onto)
+            continue;
+        assert(bolix_symmetries < BOLIX_SYMMETRIES);
+        for (int w = 0; w < n_windows; w++) {
+            bb128_t to = bb128_zero();
+            for (bb128_t m = windows[w]; !bb128_empty(m);)
+                to = bb128_or(to, bb128_bit(image[bb128_pop(&m)]));
+            int v = window_of(to);
+            assert(v >= 0);
+            bolix_window_image[bolix_symmetries][w] = (uint8_t)v;
+        }
+        bolix_symmetries++;
+    }
+    assert(bolix_symmetries == BOLIX_SYMMETRIES && bolix_window_image[0][N_WINDOWS - 1] == N_WINDOWS - 1);
+}
+
+static void init_net_slots(void)
+{
+    for (int byte = 0; byte < 256; byte++) {
+        int black = byte & 15, white = byte >> 4;
+        bolix_net_slot[byte] = (int8_t)(black && !white   ? (black < 4 ? black : 4) - 1
+                                        : white && !black ? 4 + (white < 4 ? white : 4) - 1
+                                                          : -1);
+    }
+}
 
 
 static void init_tables(void)
@@ -62,6 +135,8 @@ static void init_tables(void)
             }
             windows[n_windows++] = w;
         }
+    init_symmetries();
+    init_net_slots();
     for (int c = 0; c < N_CELLS; c++)
         for (int d = 0; d < 6; d++)
             for (int k = 0; k < 3; k++)
@@ -81,7 +156,11 @@ static void init_tables(void)
     bolix_zobrist_pass = rng_next(&rng);
 }
 
-void bolix_tables_ensure(void) { thr_once(&tables_once, init_tables); }
+void bolix_tables_ensure(void)
+{
+    thr_once(&tables_once, init_tables);
+    bolix_net_ensure();
+}
 
 int bolix_window_count(void)
 {
@@ -150,6 +229,19 @@ void bolix_worth_set(const int16_t line_value[6])
             }
 }
 
+/* The cached first layer follows window w's count from byte `was` to
+ * `now`: its feature goes off, the new one on. */
+static void net_step(bolix_t *b, int w, int was, int now)
+{
+    int off = bolix_net_feature(w, was), on = bolix_net_feature(w, now);
+    if (off == on)
+        return;
+    if (off >= 0)
+        nnue_acc_sub(b->acc_net, &b->acc, off);
+    if (on >= 0)
+        nnue_acc_add(b->acc_net, &b->acc, on);
+}
+
 /* A marble of colour s comes onto (or, removing, leaves) cell: every
  * window through it counts it, and the sums follow. */
 static void count_marble(bolix_t *b, int s, int cell, int removing)
@@ -159,6 +251,8 @@ static void count_marble(bolix_t *b, int s, int cell, int removing)
     for (int i = 0; i < cell_window_count[cell]; i++) {
         int w = cell_windows[cell][i];
         const count_step_t *c = &steps[b->count[w]];
+        if (b->acc_net)
+            net_step(b, w, b->count[w], (uint8_t)(b->count[w] + delta));
         b->count[w] = (uint8_t)(b->count[w] + delta);
         if (!c->changes) /* a window both colours hold */
             continue;
@@ -187,12 +281,15 @@ static void add_marble(bolix_t *b, int s, int cell) { count_marble(b, s, cell, 0
  * never breaks a five: the game ended with it), so fives stay as they are. */
 static void remove_marble(bolix_t *b, int s, int cell) { count_marble(b, s, cell, 1); }
 
-/* Unmake: the counts alone step back (the sums come back with the head). */
+/* Unmake: the counts alone step back (the sums come back with the head),
+ * and the cached first layer with them. */
 static void uncount_marble(bolix_t *b, int s, int cell, int sign)
 {
     int delta = sign * (s ? 16 : 1);
     for (int i = 0; i < cell_window_count[cell]; i++) {
         int w = cell_windows[cell][i];
+        if (b->acc_net)
+            net_step(b, w, b->count[w], (uint8_t)(b->count[w] - delta));
         b->count[w] = (uint8_t)(b->count[w] - delta);
     }
 }

@@ -20,6 +20,7 @@
 
 #include "../../core/bb128.h"
 #include "../../core/game.h"
+#include "../../learn/nnue.h"
 
 enum { BLACK = 0, WHITE = 1 };
 
@@ -46,6 +47,11 @@ typedef struct bolix_pos {
      * nibble, white in the high), kept by make and unmake: the rules and
      * the evaluation read them instead of rescanning the board. */
     uint8_t count[N_WINDOWS];
+    /* The first layer of acc_net for this position (NULL: none cached),
+     * kept by make and unmake as the window counts change: a net's
+     * features are the windows' counts (bolix_net_feature). */
+    const nnue_t *acc_net;
+    nnue_acc_t acc;
 } bolix_t;
 
 /* What make saves and unmake restores by copy; the counts are undone
@@ -54,6 +60,25 @@ typedef struct bolix_pos {
 
 _Static_assert(sizeof(bolix_t) <= GAME_POS_BYTES, "position fits");
 _Static_assert(BOLIX_HEAD <= sizeof(((undo_t *)0)->w), "undo holds the position's head");
+
+/* The net's inputs: per window, black alone with 1, 2, 3, 4 (or five)
+ * marbles, then white alone likewise; a window both colours hold, or none,
+ * has no feature on. bolix_net_slot[count byte] is the slot (0-7) or -1. */
+#define BOLIX_NET_INPUTS (N_WINDOWS * 8)
+extern int8_t bolix_net_slot[256];
+static inline int bolix_net_feature(int window, int byte)
+{
+    int slot = bolix_net_slot[byte];
+    return slot < 0 ? -1 : window * 8 + slot;
+}
+/* The board's symmetries (the identity first; then the two mirror lines
+ * and the half turn: its sides are 6, 6, 5, 6, 6, 5 cells, so no third
+ * of a turn keeps it), as images of the windows: the net's training sees
+ * a position under any of them. The tables' set-up finds them and checks
+ * that there are BOLIX_SYMMETRIES. */
+#define BOLIX_SYMMETRIES 4
+extern int bolix_symmetries;
+extern uint8_t bolix_window_image[BOLIX_SYMMETRIES][N_WINDOWS];
 
 /* The board's tables (bolix_rules.c), filled once by bolix_tables_ensure(). */
 extern int bolix_cell_q[N_CELLS], bolix_cell_n[N_CELLS];
