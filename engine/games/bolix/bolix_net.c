@@ -9,12 +9,9 @@
  */
 #include "bolix_net.h"
 
-#include "bolix_eval.h"
-
-#include <assert.h>
-#include <string.h>
-
 #include "../../core/thread.h"
+#include "../../learn/game_net.h"
+#include "bolix_eval.h"
 
 int bolix_net_features(const position_t *pos, int sym, uint16_t *out, int *head)
 {
@@ -30,41 +27,16 @@ int bolix_net_features(const position_t *pos, int sym, uint16_t *out, int *head)
     return n;
 }
 
-static void accumulate(const nnue_t *n, const position_t *pos, nnue_acc_t *a)
-{
-    uint16_t f[GAME_NET_ACTIVE_MAX];
-    int head, count = bolix_net_features(pos, 0, f, &head);
-    nnue_acc_reset(n, a);
-    for (int i = 0; i < count; i++)
-        nnue_acc_add(n, a, f[i]);
-}
-
 void bolix_refresh(position_t *pos)
 {
     bolix_t *b = P(pos);
-    b->acc_net = game_net_in_use(&bolix_net);
-    if (b->acc_net)
-        accumulate(b->acc_net, pos, &b->acc);
-    else
-        memset(&b->acc, 0, sizeof b->acc);
+    game_net_fill(&bolix_net, game_net_in_use(&bolix_net), pos, &b->acc_net, &b->acc);
 }
 
 score_t bolix_net_evaluate(const nnue_t *n, const position_t *pos)
 {
     const bolix_t *b = CP(pos);
-    nnue_acc_t fresh;
-    const nnue_acc_t *a = &b->acc;
-    if (b->acc_net != n) {
-        accumulate(n, pos, &fresh);
-        a = &fresh;
-    }
-#ifndef NDEBUG
-    else {
-        accumulate(n, pos, &fresh);
-        assert(memcmp(&fresh, a, sizeof fresh) == 0);
-    }
-#endif
-    int v = nnue_output(n, a, b->stm);
+    int v = game_net_output(&bolix_net, n, pos, b->acc_net, &b->acc, b->stm);
     return (score_t)(b->stm == BLACK ? v : -v);
 }
 
@@ -80,12 +52,7 @@ static thr_once_t embedded_once = THR_ONCE_INIT;
 
 static void read_embedded(void)
 {
-    char why[200];
-    bool ok = nnue_from_ints(&embedded, "bolix", embedded_ints, sizeof embedded_ints / sizeof embedded_ints[0], why,
-                             sizeof why);
-    assert(ok && embedded.inputs == BOLIX_NET_INPUTS);
-    (void)ok;
-    bolix_net.embedded = &embedded;
+    game_net_embed(&bolix_net, &embedded, embedded_ints, sizeof embedded_ints / sizeof embedded_ints[0]);
 }
 
 void bolix_net_ensure(void) { thr_once(&embedded_once, read_embedded); }

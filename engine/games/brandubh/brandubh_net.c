@@ -8,10 +8,8 @@
  */
 #include "brandubh_net.h"
 
-#include <assert.h>
-#include <string.h>
-
 #include "../../core/thread.h"
+#include "../../learn/game_net.h"
 
 /* The board's eight symmetries (the rules have them all: the throne in the
  * middle, a corner in each corner): square sq seen under symmetry sym. */
@@ -42,41 +40,16 @@ int bdb_net_features(const position_t *pos, int sym, uint16_t *out, int *head)
     return n;
 }
 
-static void accumulate(const nnue_t *n, const position_t *pos, nnue_acc_t *a)
-{
-    uint16_t f[GAME_NET_ACTIVE_MAX];
-    int head, count = bdb_net_features(pos, 0, f, &head);
-    nnue_acc_reset(n, a);
-    for (int i = 0; i < count; i++)
-        nnue_acc_add(n, a, f[i]);
-}
-
 void bdb_refresh(position_t *pos)
 {
     bdb_t *b = P(pos);
-    b->acc_net = b->version == 1 ? game_net_in_use(&brandubh_net) : NULL;
-    if (b->acc_net)
-        accumulate(b->acc_net, pos, &b->acc);
-    else
-        memset(&b->acc, 0, sizeof b->acc);
+    game_net_fill(&brandubh_net, b->version == 1 ? game_net_in_use(&brandubh_net) : NULL, pos, &b->acc_net, &b->acc);
 }
 
 score_t bdb_net_evaluate(const nnue_t *n, const position_t *pos)
 {
     const bdb_t *b = CP(pos);
-    nnue_acc_t fresh;
-    const nnue_acc_t *a = &b->acc;
-    if (b->acc_net != n) {
-        accumulate(n, pos, &fresh);
-        a = &fresh;
-    }
-#ifndef NDEBUG
-    else {
-        accumulate(n, pos, &fresh);
-        assert(memcmp(&fresh, a, sizeof fresh) == 0);
-    }
-#endif
-    int v = nnue_output(n, a, b->stm);
+    int v = game_net_output(&brandubh_net, n, pos, b->acc_net, &b->acc, b->stm);
     return (score_t)(b->stm == SIDE_ATT ? v : -v);
 }
 
@@ -94,12 +67,7 @@ static thr_once_t embedded_once = THR_ONCE_INIT;
 
 static void read_embedded(void)
 {
-    char why[200];
-    bool ok = nnue_from_ints(&embedded, "brandubh", embedded_ints, sizeof embedded_ints / sizeof embedded_ints[0],
-                             why, sizeof why);
-    assert(ok && embedded.inputs == BDB_NET_INPUTS);
-    (void)ok;
-    brandubh_net.embedded = &embedded;
+    game_net_embed(&brandubh_net, &embedded, embedded_ints, sizeof embedded_ints / sizeof embedded_ints[0]);
 }
 
 void brandubh_net_ensure(void) { thr_once(&embedded_once, read_embedded); }
