@@ -27,7 +27,6 @@ static uint8_t cell_window_count[N_CELLS];
 static int8_t sandwich[N_CELLS][6][3]; /* cells at +1, +2, +3, or -1 */
 uint64_t bolix_zobrist_men[2][N_CELLS], bolix_zobrist_side, bolix_zobrist_ko[N_CELLS + 1], bolix_zobrist_pass;
 int8_t bolix_net_slot[256];
-int bolix_symmetries;
 uint8_t bolix_window_image[BOLIX_SYMMETRIES][N_WINDOWS];
 static thr_once_t tables_once = THR_ONCE_INIT;
 #ifdef __SIZEOF_INT128__
@@ -67,6 +66,7 @@ static int window_of(bb128_t cells)
  * board (the identity always does). */
 static void init_symmetries(void)
 {
+    int found = 0;
     for (int map = 0; map < 12; map++) {
         int q[N_CELLS], n[N_CELLS], q0 = 100, n0 = 100, image[N_CELLS];
         for (int c = 0; c < N_CELLS; c++) {
@@ -81,18 +81,18 @@ static void init_symmetries(void)
             onto = (image[c] = at(q[c] - q0, n[c] - n0 + 1)) >= 0;
         if (!onto)
             continue;
-        assert(bolix_symmetries < BOLIX_SYMMETRIES);
+        assert(found < BOLIX_SYMMETRIES);
         for (int w = 0; w < n_windows; w++) {
             bb128_t to = bb128_zero();
             for (bb128_t m = windows[w]; !bb128_empty(m);)
                 to = bb128_or(to, bb128_bit(image[bb128_pop(&m)]));
             int v = window_of(to);
             assert(v >= 0);
-            bolix_window_image[bolix_symmetries][w] = (uint8_t)v;
+            bolix_window_image[found][w] = (uint8_t)v;
         }
-        bolix_symmetries++;
+        found++;
     }
-    assert(bolix_symmetries == BOLIX_SYMMETRIES && bolix_window_image[0][N_WINDOWS - 1] == N_WINDOWS - 1);
+    assert(found == BOLIX_SYMMETRIES && bolix_window_image[0][N_WINDOWS - 1] == N_WINDOWS - 1);
 }
 
 static void init_net_slots(void)

@@ -77,7 +77,6 @@ static inline int bolix_net_feature(int window, int byte)
  * a position under any of them. The tables' set-up finds them and checks
  * that there are BOLIX_SYMMETRIES. */
 #define BOLIX_SYMMETRIES 4
-extern int bolix_symmetries;
 extern uint8_t bolix_window_image[BOLIX_SYMMETRIES][N_WINDOWS];
 
 /* The board's tables (bolix_rules.c), filled once by bolix_tables_ensure(). */
