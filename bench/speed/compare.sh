@@ -1,18 +1,19 @@
 #!/bin/sh
 # compare.sh: the speed of this working tree against a git revision, side
 # by side (issue 60). Builds both (`make denham`, this machine's release
-# build), then runs them by turns, RUNS times each (the order swapped every
-# run, so that a change of load hits both alike): `denham bench V` in every
-# variant and `denham perft brax 6`. Prints one table of medians: the
+# build), then runs them by turns, RUNS times each (each measure of one
+# build next to the same measure of the other): `denham bench V D` in every
+# variant, at the depths below, and `denham perft brax 6`. Prints one table of medians: the
 # nodes (equal unless the search changed), nodes per second of each, the
-# ratio; a family's figure is its variants' nodes over their time.
+# ratio (the median of the runs' ratios); a family's figure is its
+# variants' nodes over their time.
 #
 #   bench/speed/compare.sh [REV [RUNS]]      REV default main, RUNS default 5
 #
 # Needs the cores quiet to mean anything: the load average is printed
 # before and after. Builds in build/compare/ (the revision from `git
 # archive`, so the working tree is untouched). About 2 minutes of builds
-# and 10 s a run.
+# and 25 s a run (both builds).
 set -eu
 REV=${1:-main}
 RUNS=${2:-5}
@@ -34,24 +35,37 @@ make -s -j2 denham >/dev/null
 cp "$BASE_SRC/denham" "$OUT/base"
 cp denham "$OUT/new"
 
-VARIANTS="brax brax-zillions brax-easy brax-hunt brax-3p brax-4p brandubh brandubh-v2 bolix jinxx jinxx-3p jinxx-4p"
+# Each variant's bench positions at a depth where a run lasts about a second
+# here: at the benches' own depths some last 6 ms, and this machine's timing
+# noise on runs that short is larger than any change worth measuring.
+VARIANTS="brax:11 brax-zillions:10 brax-easy:13 brax-hunt:16 brax-3p:11 brax-4p:14 brandubh:11 brandubh-v2:10 bolix:10 jinxx:7 jinxx-3p:7 jinxx-4p:7"
 RAW=$OUT/raw.txt
 : > "$RAW"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # One line per measure: bin run what nodes nps
-measure() { # bin run
-    for v in $VARIANTS; do
-        "$OUT/$1" bench "$v" | awk -v b="$1" -v r="$2" -v v="$v" \
-            '/Nodes searched/{n=$NF} /Nodes\/second/{s=$NF} END{print b, r, v, n, s}' >> "$RAW"
-    done
+bench_one() { # bin run variant depth
+    "$OUT/$1" bench "$3" "$4" | awk -v b="$1" -v r="$2" -v v="$3" \
+        '/Nodes searched/{n=$NF} /Nodes\/second/{s=$NF} END{print b, r, v, n, s}' >> "$RAW"
+}
+perft_one() { # bin run
     "$OUT/$1" perft brax 6 | awk -v b="$1" -v r="$2" \
         '/^Nodes searched/{n=$NF} /^Nodes\/second/{s=$NF} END{print b, r, "perft-brax-6", n, s}' >> "$RAW"
 }
 
+# The two builds run each measure back to back, which comes first swapped
+# from one measure to the next: this machine's speed drifts by a quarter
+# within a minute, so only measures taken close together compare.
 run=1
+turn=0
 while [ "$run" -le "$RUNS" ]; do
-    if [ $((run % 2)) -eq 1 ]; then measure base "$run"; measure new "$run"; else measure new "$run"; measure base "$run"; fi
+    for vd in $VARIANTS perft; do
+        turn=$((turn + 1))
+        if [ $((turn % 2)) -eq 1 ]; then order="base new"; else order="new base"; fi
+        for bin in $order; do
+            if [ "$vd" = perft ]; then perft_one "$bin" "$run"; else bench_one "$bin" "$run" "${vd%:*}" "${vd#*:}"; fi
+        done
+    done
     echo "compare: run $run of $RUNS done" >&2
     run=$((run + 1))
 done
@@ -70,30 +84,38 @@ function median(key,   n, i, j, t, a) {
 function add(key, x) { val[key, ++cnt[key]] = x }
 {
     bin = $1; run = $2; what = $3; nodes[bin, what] = $4
-    add(bin SUBSEP what, $5)
+    add(bin SUBSEP what, $5); nps[bin, run, what] = $5
     if (what !~ /^perft/) {
-        f = family(what); fam[f] = 1
+        f = family(what)
         fnodes[bin, run, f] += $4; ftime[bin, run, f] += $4 / ($5 > 0 ? $5 : 1)
     }
     if (!(what in seen)) { seen[what] = 1; order[++n_what] = what }
 }
+# The ratio is the median of each run'"'"'s ratio (the two builds measured
+# back to back), not the ratio of the medians.
+function ratio(w,   r) {
+    for (r = 1; r <= runs; r++)
+        if (nps["base", r, w] > 0) add("ratio" SUBSEP w, nps["new", r, w] / nps["base", r, w])
+    return median("ratio" SUBSEP w)
+}
 END {
     printf "%-14s %10s %10s %12s %12s %7s\n", "bench", "nodes old", "nodes new", "nps old", "nps new", "ratio"
     for (i = 1; i <= n_what; i++) {
-        w = order[i]; o = median("base" SUBSEP w); x = median("new" SUBSEP w)
-        printf "%-14s %10d %10d %12.0f %12.0f %6.2fx%s\n", w, nodes["base", w], nodes["new", w], o, x, (o > 0 ? x / o : 0),
+        w = order[i]
+        printf "%-14s %10d %10d %12.0f %12.0f %6.2fx%s\n", w, nodes["base", w], nodes["new", w],
+            median("base" SUBSEP w), median("new" SUBSEP w), ratio(w),
             nodes["base", w] != nodes["new", w] ? "  (node count changed)" : ""
     }
     print ""
     printf "%-14s %12s %12s %7s\n", "family", "nps old", "nps new", "ratio"
     split("brax brandubh bolix jinxx", fl, " ")
     for (k = 1; k <= 4; k++) {
-        f = fl[k]
+        f = fl[k]; w = "family-" f
         for (r = 1; r <= runs; r++) for (b = 0; b < 2; b++) {
             bin = b ? "new" : "base"
-            add(bin SUBSEP "family-" f, fnodes[bin, r, f] / ftime[bin, r, f])
+            nps[bin, r, w] = fnodes[bin, r, f] / ftime[bin, r, f]
+            add(bin SUBSEP w, nps[bin, r, w])
         }
-        o = median("base" SUBSEP "family-" f); x = median("new" SUBSEP "family-" f)
-        printf "%-14s %12.0f %12.0f %6.2fx\n", f, o, x, (o > 0 ? x / o : 0)
+        printf "%-14s %12.0f %12.0f %6.2fx\n", f, median("base" SUBSEP w), median("new" SUBSEP w), ratio(w)
     }
 }' "$RAW"
