@@ -59,17 +59,19 @@ static inline void nnue_acc_reset(const nnue_t *n, nnue_acc_t *a)
 }
 
 /* Parsing bounds the weights so that no sum of max_active rows leaves
- * int16_t: these never overflow. */
-static inline void nnue_acc_add(const nnue_t *n, nnue_acc_t *a, int feature)
+ * int16_t: these never overflow. The rows are restrict: without it the
+ * compiler must assume a row may overlap the accumulator and adds the 32
+ * lanes one by one (three quarters of Brandubh's make, in perf). */
+static inline void nnue_acc_add(const nnue_t *n, nnue_acc_t *restrict a, int feature)
 {
-    const int16_t *w = n->w1[feature];
+    const int16_t *restrict w = n->w1[feature];
     for (int j = 0; j < NNUE_HIDDEN; j++)
         a->v[j] = (int16_t)(a->v[j] + w[j]);
 }
 
-static inline void nnue_acc_sub(const nnue_t *n, nnue_acc_t *a, int feature)
+static inline void nnue_acc_sub(const nnue_t *n, nnue_acc_t *restrict a, int feature)
 {
-    const int16_t *w = n->w1[feature];
+    const int16_t *restrict w = n->w1[feature];
     for (int j = 0; j < NNUE_HIDDEN; j++)
         a->v[j] = (int16_t)(a->v[j] - w[j]);
 }
