@@ -66,6 +66,10 @@ void tt_clear(tt_t *tt);
 /* Starts a new search: older entries become preferred victims. */
 void tt_new_search(tt_t *tt);
 
+/* Asks the processor for key's bucket ahead of its probe (the searcher's
+ * push_move). Never faults. */
+static inline void tt_prefetch(const tt_t *tt, uint64_t key) { __builtin_prefetch(&tt->buckets[key & (tt->count - 1)]); }
+
 typedef struct tt_hit {
     move_t move;
     score_t score; /* already adjusted to the probing ply */

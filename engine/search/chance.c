@@ -35,7 +35,7 @@ static score_t probe_first_move(ctx_t *c, int depth, int ply, score_t alpha, sco
     move_t m = picker_pick(moves, scores, n, 0);
     int side = side_to_move(c);
     undo_t u;
-    push_move(c, m, ply, &u);
+    push_move(c, m, ply, &u, !c->dice);
     score_t sc = negamax_child(c, side, depth - 1, ply, alpha, beta, false);
     pop_move(c, m, &u);
     return sc;
@@ -64,7 +64,7 @@ static score_t chance_expect(ctx_t *c, int depth, int ply, score_t alpha, score_
             long long t = ceil_div(beta * W - (sum_lb - w[i] * lb[i]), w[i]);
             if (t > hi)
                 continue;
-            push_move(c, rolls[i], ply, &u);
+            push_move(c, rolls[i], ply, &u, false);
             score_t x = probe_first_move(c, depth, ply + 1, (score_t)(t - 1), (score_t)t);
             pop_move(c, rolls[i], &u);
             if (c->stopped)
@@ -97,7 +97,7 @@ static score_t chance_expect(ctx_t *c, int depth, int ply, score_t alpha, score_
             }
         }
         long long ca = a > lo - 1 ? a : lo - 1, cb = b < hi + 1 ? b : hi + 1;
-        push_move(c, rolls[i], ply, &u);
+        push_move(c, rolls[i], ply, &u, false);
         score_t x = negamax(c, depth, ply + 1, (score_t)ca, (score_t)cb, pv_node);
         pop_move(c, rolls[i], &u);
         if (c->stopped)

@@ -150,7 +150,7 @@ static score_t qsearch(ctx_t *c, int ply, int qply, score_t alpha, score_t beta)
             !((moves[i] & MOVE_CAPTURE) && qply < QS_CAPTURE_PLIES))
             continue;
         undo_t u;
-        push_move(c, moves[i], ply, &u);
+        push_move(c, moves[i], ply, &u, use_tt);
         score_t sc = qchild_score(c, team, ply, qply, alpha, beta);
         pop_move(c, moves[i], &u);
         if (c->stopped)
@@ -362,7 +362,7 @@ score_t negamax(ctx_t *c, int depth, int ply, score_t alpha, score_t beta, bool 
         if (ply == 0 && c->req->report_root_move && ctx_in_progress(c))
             c->req->report_root_move(c->req->report_ctx, &c->req->root, depth, m, i + 1);
         undo_t u;
-        push_move(c, m, ply, &u);
+        push_move(c, m, ply, &u, !c->dice);
         assert(!told || threat == c->g->must_respond(&c->pos));
         if (asks && !told)
             threat = c->g->must_respond(&c->pos);

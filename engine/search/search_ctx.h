@@ -203,11 +203,16 @@ static inline bool is_repetition(const ctx_t *c, int ply)
     return false;
 }
 
-static inline void push_move(ctx_t *c, move_t m, int ply, undo_t *u)
+/* Makes m at ply. With `probed` (the child will probe the table) its
+ * bucket is fetched at once: the probe, a few checks later, then seldom
+ * waits for memory. */
+static inline void push_move(ctx_t *c, move_t m, int ply, undo_t *u, bool probed)
 {
     c->line[ply] = m;
     c->g->make(&c->pos, m, u);
-    c->keys[c->key_count++] = c->g->hash(&c->pos);
+    uint64_t key = c->keys[c->key_count++] = c->g->hash(&c->pos);
+    if (probed)
+        tt_prefetch(&c->s->tt, c->g->tt_key ? c->g->tt_key(&c->pos) : key);
     c->rev_from[ply + 1] = (m & MOVE_IRREVERSIBLE) ? c->key_count - 1 : c->rev_from[ply];
 }
 
