@@ -3,17 +3,18 @@
 # by side (issue 60). Builds both (`make denham`, this machine's release
 # build), then runs them by turns, RUNS times each (each measure of one
 # build next to the same measure of the other): `denham bench V D` in every
-# variant, at the depths below, and `denham perft brax 6`. Prints one table of medians: the
-# nodes (equal unless the search changed), nodes per second of each, the
-# ratio (the median of the runs' ratios); a family's figure is its
-# variants' nodes over their time.
+# variant, at the depths below, and `denham perft brax 7` (6 lasts a
+# quarter of a second). Prints one table of medians: the nodes (equal
+# unless the search changed), nodes per second of each, the ratio (the
+# median of the runs' ratios); a family's figure is its variants' nodes
+# over their time.
 #
 #   bench/speed/compare.sh [REV [RUNS]]      REV default main, RUNS default 5
 #
 # Needs the cores quiet to mean anything: the load average is printed
 # before and after. Builds in build/compare/ (the revision from `git
 # archive`, so the working tree is untouched). About 2 minutes of builds
-# and 25 s a run (both builds).
+# and 40 s a run (both builds).
 set -eu
 REV=${1:-main}
 RUNS=${2:-5}
@@ -49,8 +50,8 @@ bench_one() { # bin run variant depth
         '/Nodes searched/{n=$NF} /Nodes\/second/{s=$NF} END{print b, r, v, n, s}' >> "$RAW"
 }
 perft_one() { # bin run
-    "$OUT/$1" perft brax 6 | awk -v b="$1" -v r="$2" \
-        '/^Nodes searched/{n=$NF} /^Nodes\/second/{s=$NF} END{print b, r, "perft-brax-6", n, s}' >> "$RAW"
+    "$OUT/$1" perft brax 7 | awk -v b="$1" -v r="$2" \
+        '/^Nodes searched/{n=$NF} /^Nodes\/second/{s=$NF} END{print b, r, "perft-brax-7", n, s}' >> "$RAW"
 }
 
 # The two builds run each measure back to back, which comes first swapped
