@@ -67,8 +67,12 @@ void tt_clear(tt_t *tt);
 void tt_new_search(tt_t *tt);
 
 /* Asks the processor for key's bucket ahead of its probe (the searcher's
- * push_move). Never faults. */
-static inline void tt_prefetch(const tt_t *tt, uint64_t key) { __builtin_prefetch(&tt->buckets[key & (tt->count - 1)]); }
+ * push_move). Never faults; nothing without a table. */
+static inline void tt_prefetch(const tt_t *tt, uint64_t key)
+{
+    if (tt->count > 0)
+        __builtin_prefetch(&tt->buckets[key & (tt->count - 1)]);
+}
 
 typedef struct tt_hit {
     move_t move;

@@ -204,8 +204,9 @@ static inline bool is_repetition(const ctx_t *c, int ply)
 }
 
 /* Makes m at ply. With `probed` (the child will probe the table) its
- * bucket is fetched at once: the probe, a few checks later, then seldom
- * waits for memory. */
+ * bucket is fetched at once, so that the probe, a few checks later, waits
+ * less for memory (fetching before the move, from a key the game would
+ * compute ahead, measured no better in Brandubh). */
 static inline void push_move(ctx_t *c, move_t m, int ply, undo_t *u, bool probed)
 {
     c->line[ply] = m;
