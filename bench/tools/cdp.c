@@ -327,10 +327,51 @@ bool cdp_centre(cdp_t *c, const char *selector, double *x, double *y)
     return ok;
 }
 
+/* Watches the next press on the page: whether it lands in the element the
+ * click is meant for, or in one the selector matches when the press comes
+ * (the board draws its cells anew, as the same cells). */
+static bool arm_press_check(cdp_t *c, const char *selector)
+{
+    char *q = quote(selector), expr[2048];
+    snprintf(expr, sizeof expr,
+             "(() => { const e = document.querySelector(%s); if (!e) return false; window.__cdpPress = null; "
+             "document.addEventListener('pointerdown', (ev) => { const t = ev.target; window.__cdpPress = "
+             "(e.contains(t) || t.closest(%s) ? 'hit ' : t.closest('button,input,select,textarea,a,label,[data-cell],[role=button]') "
+             "? 'control ' : 'miss ') + (t.id ? '#' + t.id : t.tagName); }, {once: true, capture: true}); "
+             "return true; })()",
+             q, q);
+    free(q);
+    char *v = cdp_eval(c, expr, 10000);
+    bool ok = v && strcmp(v, "true") == 0;
+    free(v);
+    return ok;
+}
+
+/* The press of a click is sent apart from the reading of the element's
+ * place, and the page may move the element meanwhile (an engine's answer
+ * redrawing what stands above it): a CI run's board test most likely lost
+ * a step of a replay so, its two clicks on "next" giving one step. A press
+ * that reached nothing a person could use is sent again where the element
+ * is now; one that reached another control fails the click, said on
+ * stderr. */
 bool cdp_click_on(cdp_t *c, const char *selector)
 {
-    double x, y;
-    return cdp_centre(c, selector, &x, &y) && cdp_click(c, x, y);
+    for (int attempt = 0; attempt < 3; attempt++) {
+        double x, y;
+        if (!cdp_centre(c, selector, &x, &y) || !arm_press_check(c, selector) || !cdp_click(c, x, y))
+            return false;
+        /* Not cdp_text: its buffer may hold the caller's text (web_type's). */
+        char *press = cdp_eval(c, "window.__cdpPress", 10000);
+        bool miss = press && strncmp(press, "\"miss ", 6) == 0, control = press && strncmp(press, "\"control ", 9) == 0;
+        if (miss || control)
+            fprintf(stderr, "cdp: the click on %s at (%.0f, %.0f) landed on %s instead: the page moved\n", selector, x,
+                    y, press);
+        free(press);
+        if (!miss)
+            return !control; /* it reached the element (or the page saw no press: nothing to go by) */
+        usleep(100 * 1000);
+    }
+    return false;
 }
 
 const char *cdp_text(cdp_t *c, const char *expression)

@@ -53,7 +53,10 @@ bool cdp_mouse(cdp_t *c, const char *type, double x, double y);
  * something (a sticky bar) covers it there; false if none. */
 bool cdp_centre(cdp_t *c, const char *selector, double *x, double *y);
 /* Clicks the centre of the first element matching selector (scrolled as
- * cdp_centre does); false if there is none or the click failed. */
+ * cdp_centre does), and checks that the press reached it: one that the
+ * page moved away onto nothing usable is sent again (up to three times);
+ * false if there is none, the click failed, or it reached another
+ * control (said on stderr). */
 bool cdp_click_on(cdp_t *c, const char *selector);
 /* What expression evaluates to, as text: a JSON string's value, else the
  * JSON itself; "" when none. In a buffer the next call overwrites. */
