@@ -35,7 +35,7 @@ static score_t probe_first_move(ctx_t *c, int depth, int ply, score_t alpha, sco
     move_t m = picker_pick(moves, scores, n, 0);
     int side = side_to_move(c);
     undo_t u;
-    push_move(c, m, ply, &u, !c->dice);
+    push_move(c, m, ply, &u, false); /* a game with dice: no prefetch (negamax's !c->dice) */
     score_t sc = negamax_child(c, side, depth - 1, ply, alpha, beta, false);
     pop_move(c, m, &u);
     return sc;
