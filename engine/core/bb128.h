@@ -42,6 +42,9 @@ static inline int bb128_popcount(bb128_t a) { return __builtin_popcountll(a.lo) 
 /* Index of the lowest set bit; a must not be empty. */
 static inline int bb128_lsb(bb128_t a) { return a.lo ? __builtin_ctzll(a.lo) : 64 + __builtin_ctzll(a.hi); }
 
+/* Index of the highest set bit; a must not be empty. */
+static inline int bb128_msb(bb128_t a) { return a.hi ? 127 - __builtin_clzll(a.hi) : 63 - __builtin_clzll(a.lo); }
+
 /* Removes and returns the lowest set bit's index; *a must not be empty. */
 static inline int bb128_pop(bb128_t *a)
 {

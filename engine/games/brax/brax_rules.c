@@ -241,6 +241,18 @@ static bool can_move(const brax_t *b, int pl)
     return !bb128_empty(b->men[pl]) && gen_plain(b, pl, b->men[pl], moves) > 0;
 }
 
+/* Are the teams more than four rows apart? A move spans at most two rows
+ * and so does a threat, so then no man captures and none threatens after
+ * any move: no capture and no call this ply. Both teams have men. Perft
+ * from the start counts little else (88% of perft 7's counted positions),
+ * and the search's first plies the same. */
+static inline bool teams_apart(const brax_t *b)
+{
+    if (bb128_lsb(b->team[BLUE]) / 9 - bb128_msb(b->team[RED]) / 9 > 4) /* rows: index / 9 */
+        return true;
+    return bb128_lsb(b->team[RED]) / 9 - bb128_msb(b->team[BLUE]) / 9 > 4;
+}
+
 /* Can the player to move call at all this turn, whatever the move? */
 static bool calls_possible(const brax_t *b)
 {
@@ -464,7 +476,7 @@ static int gen_part(const brax_t *b, move_t *moves, gen_part_t part, bool skip_s
         movable = bb128_andnot(movable, bb128_bit(b->first));
     move_t plain[MAX_MOVES];
     bb128_t forced = bb128_and(brax_forced_men(b), movable);
-    bool calls = calls_possible(b);
+    bool calls = calls_possible(b) && !teams_apart(b);
     bb128_t enemy_near = bb128_zero();
     quiet_calls_t q = {0};
     bool q_known = false;
@@ -830,6 +842,14 @@ static int count_two_player(const brax_t *b)
     bb128_t from_set = bb128_and(brax_forced_men(b), b->men[b->stm]);
     if (bb128_empty(from_set) || !men_can_move(b, b->stm, from_set))
         from_set = b->men[b->stm];
+    if (teams_apart(b)) { /* the plain moves, none a capture */
+        int n = routes_count(from_set, t, occ, bb128_andnot((bb128_t){~0ull, ~0ull}, friends), NULL);
+#ifndef NDEBUG
+        quiet_calls_t q = quiet_calls_of(b, near_men(enemy));
+        assert(n == count_men_moves(b, from_set, calls_possible(b) ? &q : NULL));
+#endif
+        return n;
+    }
     bb128_t reached;
     int n = routes_count(from_set, t, occ, bb128_andnot((bb128_t){~0ull, ~0ull}, friends), &reached);
     /* The men with an enemy middle (colour-t neighbours are mutual). */
