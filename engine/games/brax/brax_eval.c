@@ -186,11 +186,17 @@ static int mop_up_needs(const brax_t *b, int nw)
     return nw == 2 && !team_game(b) ? 3 : nw + 2;
 }
 
+/* Does a team of ns men mop up one of nw? Apart from mop_up(), which is
+ * seldom needed, so that the evaluation calls it only then. */
+static inline bool mop_up_applies(const brax_t *b, int ns, int nw)
+{
+    return nw > 0 && nw <= 2 && ns >= mop_up_needs(b, nw);
+}
+
 static int mop_up(const brax_t *b, int strong, eval_trace_t *t)
 {
-    int weak = strong ^ 1, ns = bb128_popcount(b->team[strong]), nw = bb128_popcount(b->team[weak]);
-    if (nw == 0 || nw > 2 || ns < mop_up_needs(b, nw))
-        return 0;
+    int weak = strong ^ 1;
+    assert(mop_up_applies(b, bb128_popcount(b->team[strong]), bb128_popcount(b->team[weak])));
     int edge = 0, close = 0, shut = 0;
     for (bb128_t w = b->team[weak]; !bb128_empty(w);) {
         int p = bb128_pop(&w), r = p / 9, c = p % 9;
@@ -212,9 +218,8 @@ static int mop_up(const brax_t *b, int strong, eval_trace_t *t)
 
 /* The lead times the men off the board, for the side ahead; seven men a
  * side at the start (a position set up with more counts none off). */
-static int trade_ahead(const brax_t *b, int strong, eval_trace_t *t)
+static inline int trade_ahead(const brax_t *b, int strong, int ns, int nw, eval_trace_t *t)
 {
-    int ns = bb128_popcount(b->team[strong]), nw = bb128_popcount(b->team[strong ^ 1]);
     if (team_game(b) || b->variant == V_HUNT || ns <= nw)
         return 0;
     int off = ns + nw < 14 ? 14 - ns - nw : 0, coef = (ns - nw) * off;
@@ -277,9 +282,10 @@ score_t brax_evaluate(const position_t *pos, eval_trace_t *t)
         eval_trace_coef(t, W_MOBILITY, team_of(pl), reach);
         place[team_of(pl)] += placement(b, pl, t);
     }
+    int men[2] = {bb128_popcount(b->team[RED]), bb128_popcount(b->team[BLUE])};
     for (int tm = 0; tm < 2; tm++) {
-        mat[tm] = W(W_MAN) * bb128_popcount(b->team[tm]);
-        eval_trace_coef(t, W_MAN, tm, bb128_popcount(b->team[tm]));
+        mat[tm] = W(W_MAN) * men[tm];
+        eval_trace_coef(t, W_MAN, tm, men[tm]);
     }
     int foe = team_game(b) ? next_of_team(b, them) : stm ^ 1;
     bb128_t foe_hits = hits[foe];
@@ -303,9 +309,12 @@ score_t brax_evaluate(const position_t *pos, eval_trace_t *t)
     eval_trace_add(t, "threats", threat[RED], threat[BLUE]);
     eval_trace_add(t, "men en prise", hanging[RED], hanging[BLUE]);
     eval_trace_add(t, "braxed", braxed[RED], braxed[BLUE]);
-    int mop[2] = {mop_up(b, RED, t), mop_up(b, BLUE, t)};
+    int mop[2] = {0, 0};
+    for (int tm = 0; tm < 2; tm++)
+        if (mop_up_applies(b, men[tm], men[tm ^ 1]))
+            mop[tm] = mop_up(b, tm, t);
     eval_trace_add(t, "mop-up", mop[RED], mop[BLUE]);
-    int trade[2] = {trade_ahead(b, RED, t), trade_ahead(b, BLUE, t)};
+    int trade[2] = {trade_ahead(b, RED, men[RED], men[BLUE], t), trade_ahead(b, BLUE, men[BLUE], men[RED], t)};
     eval_trace_add(t, "trade ahead", trade[RED], trade[BLUE]);
     int v[2];
     for (int tm = 0; tm < 2; tm++)
