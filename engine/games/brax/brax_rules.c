@@ -842,16 +842,15 @@ static int count_two_player(const brax_t *b)
     bb128_t from_set = bb128_and(brax_forced_men(b), b->men[b->stm]);
     if (bb128_empty(from_set) || !men_can_move(b, b->stm, from_set))
         from_set = b->men[b->stm];
-    if (teams_apart(b)) { /* the plain moves, none a capture */
-        int n = routes_count(from_set, t, occ, bb128_andnot((bb128_t){~0ull, ~0ull}, friends), NULL);
+    bb128_t reached;
+    int n = routes_count(from_set, t, occ, bb128_andnot((bb128_t){~0ull, ~0ull}, friends), &reached);
+    if (teams_apart(b)) { /* no capture, no double, no call: the plain moves are all */
 #ifndef NDEBUG
         quiet_calls_t q = quiet_calls_of(b, near_men(enemy));
         assert(n == count_men_moves(b, from_set, calls_possible(b) ? &q : NULL));
 #endif
         return n;
     }
-    bb128_t reached;
-    int n = routes_count(from_set, t, occ, bb128_andnot((bb128_t){~0ull, ~0ull}, friends), &reached);
     /* The men with an enemy middle (colour-t neighbours are mutual). */
     bb128_t beside = bb128_and(beside_enemy(enemy, t), from_set);
     bool dbl = has_double_capture(b);
