@@ -11,6 +11,7 @@
 #include "../engine/core/record.h"
 #include "../engine/core/rng.h"
 #include "../engine/games/brax/brax.h"
+#include "../engine/games/brax/brax_rules.h"
 #include "helpers.h"
 #include "ref_brax_team.h"
 
@@ -66,7 +67,7 @@ static bool legal_in(const game_t *g, const char *fen, const char *move)
     return is_legal(g, &pos, move);
 }
 
-static const player_mask_t RED_TEAM = 0x5, BLUE_4P = 0xA, BLUE_3P = 0x2;
+static const player_mask_t RED_TEAM = 0x5, BLUE_4P = 0xA, BLUE_TEAM_3P = 0x2;
 
 /* ---- perft ---- */
 
@@ -117,6 +118,32 @@ typedef struct seen {
     int passes, pass_calls, skipped, blue_single, blue_second, calls, doubles, results[4];
 } seen_t;
 
+/* The evaluation's team figures against its one pass per player: each
+ * team's men counted at once (brax_team_mobility) and one player's threats
+ * alone (brax_men_hits, on any targets). The evaluation itself checks the
+ * one pass per player against a man-by-man count in these builds (with
+ * assertions), and its team path against both. */
+static void check_team_mobility(const game_t *g, const position_t *pos)
+{
+    const brax_t *b = CP(pos);
+    int sum[2] = {0, 0};
+    for (int pl = 0; pl < b->players; pl++) {
+        bb128_t hits;
+        sum[team_of(pl)] += brax_men_mobility(b, pl, &hits);
+        uint64_t key = g->hash(pos) ^ (uint64_t)pl; /* some targets, not the playout's random draws */
+        bb128_t targets = {key, key * 0x9E3779B97F4A7C15ull};
+        bb128_t fast = brax_men_hits(b, pl, targets), slow = bb128_and(hits, targets);
+        ck_assert_msg(bb128_eq(fast, slow), "%s: player %d's threats differ", fen_of(g, pos), pl);
+        ck_assert_msg(bb128_eq(brax_men_hits(b, pl, b->team[team_of(pl) ^ 1]), hits), "%s: player %d's threats",
+                      fen_of(g, pos), pl);
+    }
+    for (int tm = 0; tm < 2; tm++)
+        ck_assert_msg(brax_team_mobility(b, tm) == sum[tm], "%s: team %d's mobility %d, by player %d", fen_of(g, pos),
+                      tm, brax_team_mobility(b, tm), sum[tm]);
+    if (g->outcome(pos).kind == OUTCOME_NONE)
+        (void)g->evaluate(pos, NULL);
+}
+
 static void note_position(const game_t *g, const position_t *pos, const ref_team_t *ref, seen_t *seen)
 {
     player_mask_t in = g->players_in(pos);
@@ -162,6 +189,7 @@ static void playout(const game_t *g, const char *fen, rng_t *rng, seen_t *seen)
         char result = fast_result(g, &pos);
         ck_assert_int_eq(result, ref_team_result(&ref));
         note_position(g, &pos, &ref, seen);
+        check_team_mobility(g, &pos);
         if (n == 0) {
             seen->results[result == 'r' ? 0 : result == 'b' ? 1 : 2]++;
             return;
@@ -370,7 +398,7 @@ START_TEST(point11_judged_after_every_ply)
     load_fen(&brax_3p, &pos, won);
     outcome_t o = brax_3p.outcome(&pos);
     ck_assert_int_eq(o.kind, OUTCOME_WIN);
-    ck_assert_int_eq(o.players, BLUE_3P);
+    ck_assert_int_eq(o.players, BLUE_TEAM_3P);
     ck_assert_str_eq(fen_after(&brax_3p, tfen("be5 bi9 re4 Rh1", "b1 - - - 0"), "e5e4"),
                      tfen("be4 bi9 Rh1", "b1 - - e4 0"));
     /* brax-4p: a win belongs to both partners. */

@@ -270,16 +270,54 @@ static int two_against_one(const position_t *pos, const int *v)
     return v[BLUE] - v[RED];
 }
 
+/* The team games' mobility, and the threats their evaluation reads: the
+ * side to move's, and those of `foe` and of the caller on the side to
+ * move's men (hits[pl] holds at least those). Each team's men are counted
+ * at once (brax_team_mobility), and only those threats found. Out of line,
+ * so that the two-player evaluation stays as lean as before. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void team_mobility(const brax_t *b, int foe, int *mob, bb128_t *hits, eval_trace_t *t)
+{
+    int reach[2];
+    for (int tm = 0; tm < 2; tm++) {
+        reach[tm] = brax_team_mobility(b, tm);
+        mob[tm] = W(W_MOBILITY) * reach[tm];
+        eval_trace_coef(t, W_MOBILITY, tm, reach[tm]);
+    }
+    bb128_t ours = b->men[b->stm];
+    hits[b->stm] = brax_men_hits(b, b->stm, b->team[team_of(b->stm) ^ 1]);
+    hits[foe] = brax_men_hits(b, foe, ours);
+    if (b->caller >= 0 && b->caller != foe)
+        hits[b->caller] = brax_men_hits(b, b->caller, ours);
+#ifndef NDEBUG
+    int sum[2] = {0, 0};
+    for (int pl = 0; pl < b->players; pl++) {
+        bb128_t slow_hits;
+        sum[team_of(pl)] += mobility_and_threats(b, pl, &slow_hits);
+        assert(pl != b->stm || bb128_eq(hits[pl], slow_hits));
+        assert(!(pl == foe || pl == b->caller) || bb128_eq(hits[pl], bb128_and(slow_hits, ours)));
+    }
+    assert(sum[0] == reach[0] && sum[1] == reach[1]);
+#endif
+}
+
 score_t brax_evaluate(const position_t *pos, eval_trace_t *t)
 {
     const brax_t *b = CP(pos);
     int stm = b->stm, us = team_of(stm), them = us ^ 1;
     int mat[2], mob[2] = {0, 0}, place[2] = {0, 0}, threat[2] = {0, 0}, hanging[2] = {0, 0}, braxed[2] = {0, 0};
+    int foe = team_game(b) ? next_of_team(b, them) : stm ^ 1;
     bb128_t hits[MAX_PLAYERS];
+    if (team_game(b))
+        team_mobility(b, foe, mob, hits, t);
     for (int pl = 0; pl < b->players; pl++) {
-        int reach = mobility_and_threats(b, pl, &hits[pl]);
-        mob[team_of(pl)] += W(W_MOBILITY) * reach;
-        eval_trace_coef(t, W_MOBILITY, team_of(pl), reach);
+        if (!team_game(b)) {
+            int reach = mobility_and_threats(b, pl, &hits[pl]);
+            mob[team_of(pl)] += W(W_MOBILITY) * reach;
+            eval_trace_coef(t, W_MOBILITY, team_of(pl), reach);
+        }
         place[team_of(pl)] += placement(b, pl, t);
     }
     int men[2] = {bb128_popcount(b->team[RED]), bb128_popcount(b->team[BLUE])};
@@ -287,7 +325,6 @@ score_t brax_evaluate(const position_t *pos, eval_trace_t *t)
         mat[tm] = W(W_MAN) * men[tm];
         eval_trace_coef(t, W_MAN, tm, men[tm]);
     }
-    int foe = team_game(b) ? next_of_team(b, them) : stm ^ 1;
     bb128_t foe_hits = hits[foe];
     int ours_hit = bb128_popcount(hits[stm]), theirs_hit = bb128_popcount(bb128_and(foe_hits, b->men[stm]));
     int ours_at_risk = theirs_hit > 1 ? theirs_hit - 1 : 0;

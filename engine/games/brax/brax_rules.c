@@ -241,17 +241,21 @@ static bool can_move(const brax_t *b, int pl)
     return !bb128_empty(b->men[pl]) && gen_plain(b, pl, b->men[pl], moves) > 0;
 }
 
+/* Are the men of a and of b more than `rows` rows apart? Neither is empty. */
+static inline bool rows_apart(bb128_t a, bb128_t b, int rows)
+{
+    assert(!bb128_empty(a) && !bb128_empty(b));
+    if (bb128_lsb(b) / 9 - bb128_msb(a) / 9 > rows) /* rows: index / 9 */
+        return true;
+    return bb128_lsb(a) / 9 - bb128_msb(b) / 9 > rows;
+}
+
 /* Are the teams more than four rows apart? A move spans at most two rows
  * and so does a threat, so then no man captures and none threatens after
  * any move: no capture and no call this ply. Both teams have men. Perft
  * from the start counts little else (88% of perft 7's counted positions),
  * and the search's first plies the same. */
-static inline bool teams_apart(const brax_t *b)
-{
-    if (bb128_lsb(b->team[BLUE]) / 9 - bb128_msb(b->team[RED]) / 9 > 4) /* rows: index / 9 */
-        return true;
-    return bb128_lsb(b->team[RED]) / 9 - bb128_msb(b->team[BLUE]) / 9 > 4;
-}
+static inline bool teams_apart(const brax_t *b) { return rows_apart(b->team[RED], b->team[BLUE], 4); }
 
 /* Can the player to move call at all this turn, whatever the move? */
 static bool calls_possible(const brax_t *b)
@@ -723,16 +727,18 @@ static int count_men_moves(const brax_t *b, bb128_t from_set, quiet_calls_t *q)
     return n;
 }
 
-/* brax_gen()'s count without the list, for the two-player games. */
 /* The moves of the men `men` of team t to points of `mask`, all men at
  * once, by route: the 1-steps north, south, east and west, the straight
  * 2-steps and the turning ones (both routes of a turn together: one move
  * per man and end). A route takes each man to one point and no two men to
- * the same one, so the size of a route's set within `mask` counts moves.
- * *reached (when not NULL) gets every point reached. Written out route by
- * route, so that every shift is a constant. */
+ * the same one, so the size of a route's set within `mask` counts moves,
+ * and the men of several players of one team count as the sum of their
+ * counts. *reached (when not NULL) gets every point reached; `count` false
+ * skips the counting (a constant at every call: the compiler drops it).
+ * Written out route by route, so that every shift is a constant. */
 #if defined(__GNUC__)
-static int routes_count(bb128_t men_set, int t, bb128_t occ_set, bb128_t mask_set, bb128_t *reached)
+__attribute__((always_inline)) static inline int routes_scan(bb128_t men_set, int t, bb128_t occ_set,
+                                                             bb128_t mask_set, bb128_t *reached, bool count)
 {
     v128_t men = v_of(men_set), occ = v_of(occ_set), mask = v_of(mask_set);
     v128_t cn = v_of(brax_exit_col[0][t]), cs = v_of(brax_exit_col[1][t]), ce = v_of(brax_exit_col[2][t]),
@@ -744,7 +750,7 @@ static int routes_count(bb128_t men_set, int t, bb128_t occ_set, bb128_t mask_se
 #define ROUTE(set)                                                                                                     \
     do {                                                                                                               \
         v128_t to_ = (set);                                                                                            \
-        n += v_popcount(to_ & mask);                                                                                   \
+        n += count ? v_popcount(to_ & mask) : 0;                                                                       \
         all |= to_;                                                                                                    \
     } while (0)
     ROUTE(v_step(men, 0, v_of(brax_exit[0])));
@@ -765,7 +771,7 @@ static int routes_count(bb128_t men_set, int t, bb128_t occ_set, bb128_t mask_se
     return n;
 }
 #else
-static int routes_count(bb128_t men, int t, bb128_t occ, bb128_t mask, bb128_t *reached)
+static inline int routes_scan(bb128_t men, int t, bb128_t occ, bb128_t mask, bb128_t *reached, bool count)
 {
     bb128_t fn = bb128_andnot(brax_step_col(men, 0, t), occ), fs = bb128_andnot(brax_step_col(men, 1, t), occ);
     bb128_t fe = bb128_andnot(brax_step_col(men, 2, t), occ), fw = bb128_andnot(brax_step_col(men, 3, t), occ);
@@ -774,7 +780,7 @@ static int routes_count(bb128_t men, int t, bb128_t occ, bb128_t mask, bb128_t *
 #define ROUTE(set)                                                                                                     \
     do {                                                                                                               \
         bb128_t to_ = (set);                                                                                           \
-        n += bb128_popcount(bb128_and(to_, mask));                                                                     \
+        n += count ? bb128_popcount(bb128_and(to_, mask)) : 0;                                                         \
         all = bb128_or(all, to_);                                                                                      \
     } while (0)
     ROUTE(brax_step_any(men, 0));
@@ -796,6 +802,11 @@ static int routes_count(bb128_t men, int t, bb128_t occ, bb128_t mask, bb128_t *
 }
 #endif
 
+static int routes_count(bb128_t men, int t, bb128_t occ, bb128_t mask, bb128_t *reached)
+{
+    return routes_scan(men, t, occ, mask, reached, true);
+}
+
 /* The points next to an enemy man along a colour-t segment: a man of
  * team t there has an enemy middle (colour-t neighbours are mutual). */
 static bb128_t beside_enemy(bb128_t enemy, int t)
@@ -813,18 +824,77 @@ static bb128_t beside_enemy(bb128_t enemy, int t)
 #endif
 }
 
+/* The enemy men that player pl's men, which reach `reached`, threaten. */
+static bb128_t men_hits(const brax_t *b, int pl, bb128_t reached)
+{
+    int t = team_of(pl);
+    bb128_t enemy = b->team[t ^ 1], res = bb128_and(reached, enemy);
+    if (has_double_capture(b))
+        for (bb128_t m = bb128_and(beside_enemy(enemy, t), b->men[pl]); !bb128_empty(m);)
+            res = bb128_or(res, double_victims(bb128_pop(&m), t, enemy));
+    return res;
+}
+
 int brax_men_mobility(const brax_t *b, int pl, bb128_t *hits)
 {
     int t = team_of(pl);
     bb128_t friends = b->team[t], enemy = b->team[t ^ 1], reached;
     int n = routes_count(b->men[pl], t, bb128_or(friends, enemy), bb128_andnot((bb128_t){~0ull, ~0ull}, friends),
                          &reached);
-    bb128_t res = bb128_and(reached, enemy);
-    if (has_double_capture(b))
-        for (bb128_t m = bb128_and(beside_enemy(enemy, t), b->men[pl]); !bb128_empty(m);)
-            res = bb128_or(res, double_victims(bb128_pop(&m), t, enemy));
-    *hits = res;
+    *hits = men_hits(b, pl, reached);
     return n;
+}
+
+int brax_team_mobility(const brax_t *b, int t)
+{
+    bb128_t friends = b->team[t];
+    return routes_count(friends, t, bb128_or(friends, b->team[t ^ 1]), bb128_andnot((bb128_t){~0ull, ~0ull}, friends),
+                        NULL);
+}
+
+/* The enemy men that the men `own` of team t threaten: 1-steps onto them,
+ * 2-steps along the colour through a free point and, with double captures,
+ * both men of each double. Once the count is not wanted the routes need
+ * not be told apart: the second steps go from every point the first
+ * colour steps reach (a step back lands on the man's own point). An enemy
+ * middle is a 1-step's victim, and the ends beyond it are the colour steps
+ * from it that land on enemies, so the middles join the free points. */
+static bb128_t threats_of(bb128_t own, int t, bb128_t occ, bb128_t enemy, bool dbl)
+{
+#if defined(__GNUC__)
+    v128_t men = v_of(own), res = {0, 0}, col = {0, 0};
+    for (int d = 0; d < 4; d++) {
+        res |= v_step(men, d, v_of(brax_exit[d]));
+        col |= v_step(men, d, v_of(brax_exit_col[d][t]));
+    }
+    v128_t from = col & (~v_of(occ) | (dbl ? v_of(enemy) : (v128_t){0, 0}));
+    for (int d = 0; d < 4; d++)
+        res |= v_step(from, d, v_of(brax_exit_col[d][t]));
+    return bb128_and((bb128_t){res[0], res[1]}, enemy);
+#else
+    bb128_t res = bb128_zero(), col = bb128_zero();
+    for (int d = 0; d < 4; d++) {
+        res = bb128_or(res, brax_step_any(own, d));
+        col = bb128_or(col, brax_step_col(own, d, t));
+    }
+    bb128_t from = bb128_and(col, bb128_or(bb128_andnot((bb128_t){~0ull, ~0ull}, occ), dbl ? enemy : bb128_zero()));
+    for (int d = 0; d < 4; d++)
+        res = bb128_or(res, brax_step_col(from, d, t));
+    return bb128_and(res, enemy);
+#endif
+}
+
+/* A move covers at most two rows, and so does a double capture's reach
+ * (an enemy middle next to the man, an enemy end next to it): men more
+ * than two rows from every target threaten none. */
+bb128_t brax_men_hits(const brax_t *b, int pl, bb128_t targets)
+{
+    int t = team_of(pl);
+    bb128_t own = b->men[pl], enemy = b->team[t ^ 1];
+    targets = bb128_and(targets, enemy);
+    if (bb128_empty(own) || bb128_empty(targets) || rows_apart(own, targets, 2))
+        return bb128_zero();
+    return bb128_and(threats_of(own, t, bb128_or(b->team[t], enemy), enemy, has_double_capture(b)), targets);
 }
 
 /* brax_gen()'s count without the list, for the two-player games: the

@@ -105,6 +105,10 @@ void brax_tables_ensure(void);
  * not counted) and the enemy men they threaten (both men of a double
  * capture too), all men at once. */
 int brax_men_mobility(const brax_t *b, int pl, bb128_t *hits);
+/* brax_men_mobility()'s count summed over the players of team t, in one
+ * pass; and its threats alone, for one player, those among `targets`. */
+int brax_team_mobility(const brax_t *b, int t);
+bb128_t brax_men_hits(const brax_t *b, int pl, bb128_t targets);
 
 /* The moves of the position in `part`, with their calls. */
 int brax_gen(const brax_t *b, move_t *moves, gen_part_t part);
