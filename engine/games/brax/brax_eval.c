@@ -168,11 +168,11 @@ static int mobility(const brax_t *b, int pl)
 /* The first player of team t to move after the player to move. */
 static int next_of_team(const brax_t *b, int t)
 {
-    brax_t probe = *b;
-    for (int k = 0; k < 4; k++) {
-        probe.slot = (uint8_t)brax_next_slot(&probe, bb128_zero());
-        int pl = (b->variant == V_3P ? cycle_3p : cycle_4p)[probe.slot];
-        if (team_of(pl) == t)
+    /* The turn cycle's next slots, those without men skipped (settled 5). */
+    const uint8_t *cycle = b->variant == V_3P ? cycle_3p : cycle_4p;
+    for (int k = 1; k <= 4; k++) {
+        int pl = cycle[(b->slot + k) & 3];
+        if (team_of(pl) == t && !bb128_empty(b->men[pl]))
             return pl;
     }
     return t;

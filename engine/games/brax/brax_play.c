@@ -127,19 +127,6 @@ static void set_stm(brax_t *b, int pl)
     b->stm = (uint8_t)pl;
 }
 
-/* The next slot of the turn cycle whose player still has men once the men
- * in `taken` are gone (settled 5). */
-int brax_next_slot(const brax_t *b, bb128_t taken)
-{
-    const uint8_t *cycle = b->variant == V_3P ? cycle_3p : cycle_4p;
-    for (int k = 1; k <= 4; k++) {
-        int s = (b->slot + k) & 3;
-        if (!bb128_empty(bb128_andnot(b->men[cycle[s]], taken)))
-            return s;
-    }
-    return b->slot;
-}
-
 /* Plays m: the men, then the call and whose turn it is. */
 static void play(brax_t *b, move_t m)
 {

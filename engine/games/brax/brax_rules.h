@@ -115,8 +115,18 @@ int brax_gen(const brax_t *b, move_t *moves, gen_part_t part);
 /* The men the side to move must choose from after a call, or empty. */
 bb128_t brax_forced_men(const brax_t *b);
 /* The next slot of the turn cycle whose player still has men once the men
- * in `taken` are gone (settled 5). */
-int brax_next_slot(const brax_t *b, bb128_t taken);
+ * in `taken` are gone (settled 5). Inline: the generator asks it for every
+ * call it tests in the team games. */
+static inline int brax_next_slot(const brax_t *b, bb128_t taken)
+{
+    const uint8_t *cycle = b->variant == V_3P ? cycle_3p : cycle_4p;
+    for (int k = 1; k <= 4; k++) {
+        int s = (b->slot + k) & 3;
+        if (!bb128_empty(bb128_andnot(b->men[cycle[s]], taken)))
+            return s;
+    }
+    return b->slot;
+}
 
 /* For the explanations (brax_why.c): the moves of player pl's men in
  * from_set, as the rules of moving allow them (no calls, and neither a call
