@@ -347,12 +347,15 @@ static bb128_t threat_points(bb128_t enemy, bb128_t occ, int t, bool dbl)
     /* All the enemy men at once: their neighbours, and the ends of the
      * colour-t 2-steps out from them over a passable middle (never back). */
     v128_t e = v_of(enemy), pass = ~v_of(occ) | (dbl ? e : (v128_t){0, 0}), res = {0, 0}, col[4], mid[4];
+    #pragma GCC unroll 4 /* constant directions: v_step's shifts become constants */
     for (int d = 0; d < 4; d++) {
         col[d] = v_of(brax_exit_col[d][t]);
         res |= v_step(e, d, v_of(brax_exit[d]));
         mid[d] = v_step(e, d, col[d]) & pass;
     }
+    #pragma GCC unroll 4
     for (int d1 = 0; d1 < 4; d1++)
+        #pragma GCC unroll 4
         for (int d2 = 0; d2 < 4; d2++)
             if (d2 != brax_opposite(d1))
                 res |= v_step(mid[d1], d2, col[d2]);
@@ -813,6 +816,7 @@ static bb128_t beside_enemy(bb128_t enemy, int t)
 {
 #if defined(__GNUC__)
     v128_t e = v_of(enemy), res = {0, 0};
+    #pragma GCC unroll 4 /* constant directions: v_step's shifts become constants */
     for (int d = 0; d < 4; d++)
         res |= v_step(e, d, v_of(brax_exit_col[d][t]));
     return (bb128_t){res[0], res[1]};
@@ -862,14 +866,14 @@ int brax_team_mobility(const brax_t *b, int t)
 static bb128_t threats_of(bb128_t own, int t, bb128_t occ, bb128_t enemy, bool dbl)
 {
 #if defined(__GNUC__)
-    v128_t men = v_of(own), res = {0, 0}, col = {0, 0};
-    for (int d = 0; d < 4; d++) {
-        res |= v_step(men, d, v_of(brax_exit[d]));
-        col |= v_step(men, d, v_of(brax_exit_col[d][t]));
-    }
+    /* Written out direction by direction, so that every shift is a constant. */
+    v128_t men = v_of(own), cn = v_of(brax_exit_col[0][t]), cs = v_of(brax_exit_col[1][t]),
+           ce = v_of(brax_exit_col[2][t]), cw = v_of(brax_exit_col[3][t]);
+    v128_t res = v_step(men, 0, v_of(brax_exit[0])) | v_step(men, 1, v_of(brax_exit[1])) |
+                 v_step(men, 2, v_of(brax_exit[2])) | v_step(men, 3, v_of(brax_exit[3]));
+    v128_t col = v_step(men, 0, cn) | v_step(men, 1, cs) | v_step(men, 2, ce) | v_step(men, 3, cw);
     v128_t from = col & (~v_of(occ) | (dbl ? v_of(enemy) : (v128_t){0, 0}));
-    for (int d = 0; d < 4; d++)
-        res |= v_step(from, d, v_of(brax_exit_col[d][t]));
+    res |= v_step(from, 0, cn) | v_step(from, 1, cs) | v_step(from, 2, ce) | v_step(from, 3, cw);
     return bb128_and((bb128_t){res[0], res[1]}, enemy);
 #else
     bb128_t res = bb128_zero(), col = bb128_zero();
