@@ -57,10 +57,15 @@ void picker_score_moves(ctx_t *c, const move_t *moves, int *scores, int n, move_
 /* Selection sort, one step at a time: most nodes cut off after a few moves. */
 move_t picker_pick(move_t *moves, int *scores, int n, int i)
 {
-    int best = i;
+    /* The best score first, then its first place: the same move as taking
+     * the first strictly better one, without a hard-to-predict branch per
+     * move (the first loop compiles to max instructions). */
+    int top = scores[i];
     for (int j = i + 1; j < n; j++)
-        if (scores[j] > scores[best])
-            best = j;
+        top = scores[j] > top ? scores[j] : top;
+    int best = i;
+    while (scores[best] != top)
+        best++;
     move_t m = moves[best];
     int sc = scores[best];
     moves[best] = moves[i];
