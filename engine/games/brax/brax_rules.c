@@ -736,12 +736,10 @@ static int count_men_moves(const brax_t *b, bb128_t from_set, quiet_calls_t *q)
  * per man and end). A route takes each man to one point and no two men to
  * the same one, so the size of a route's set within `mask` counts moves,
  * and the men of several players of one team count as the sum of their
- * counts. *reached (when not NULL) gets every point reached; `count` false
- * skips the counting (a constant at every call: the compiler drops it).
- * Written out route by route, so that every shift is a constant. */
+ * counts. *reached (when not NULL) gets every point reached. Written out
+ * route by route, so that every shift is a constant. */
 #if defined(__GNUC__)
-__attribute__((always_inline)) static inline int routes_scan(bb128_t men_set, int t, bb128_t occ_set,
-                                                             bb128_t mask_set, bb128_t *reached, bool count)
+static int routes_count(bb128_t men_set, int t, bb128_t occ_set, bb128_t mask_set, bb128_t *reached)
 {
     v128_t men = v_of(men_set), occ = v_of(occ_set), mask = v_of(mask_set);
     v128_t cn = v_of(brax_exit_col[0][t]), cs = v_of(brax_exit_col[1][t]), ce = v_of(brax_exit_col[2][t]),
@@ -753,7 +751,7 @@ __attribute__((always_inline)) static inline int routes_scan(bb128_t men_set, in
 #define ROUTE(set)                                                                                                     \
     do {                                                                                                               \
         v128_t to_ = (set);                                                                                            \
-        n += count ? v_popcount(to_ & mask) : 0;                                                                       \
+        n += v_popcount(to_ & mask);                                                                                   \
         all |= to_;                                                                                                    \
     } while (0)
     ROUTE(v_step(men, 0, v_of(brax_exit[0])));
@@ -774,7 +772,7 @@ __attribute__((always_inline)) static inline int routes_scan(bb128_t men_set, in
     return n;
 }
 #else
-static inline int routes_scan(bb128_t men, int t, bb128_t occ, bb128_t mask, bb128_t *reached, bool count)
+static int routes_count(bb128_t men, int t, bb128_t occ, bb128_t mask, bb128_t *reached)
 {
     bb128_t fn = bb128_andnot(brax_step_col(men, 0, t), occ), fs = bb128_andnot(brax_step_col(men, 1, t), occ);
     bb128_t fe = bb128_andnot(brax_step_col(men, 2, t), occ), fw = bb128_andnot(brax_step_col(men, 3, t), occ);
@@ -783,7 +781,7 @@ static inline int routes_scan(bb128_t men, int t, bb128_t occ, bb128_t mask, bb1
 #define ROUTE(set)                                                                                                     \
     do {                                                                                                               \
         bb128_t to_ = (set);                                                                                           \
-        n += count ? bb128_popcount(bb128_and(to_, mask)) : 0;                                                         \
+        n += bb128_popcount(bb128_and(to_, mask));                                                                     \
         all = bb128_or(all, to_);                                                                                      \
     } while (0)
     ROUTE(brax_step_any(men, 0));
@@ -805,11 +803,6 @@ static inline int routes_scan(bb128_t men, int t, bb128_t occ, bb128_t mask, bb1
 }
 #endif
 
-static int routes_count(bb128_t men, int t, bb128_t occ, bb128_t mask, bb128_t *reached)
-{
-    return routes_scan(men, t, occ, mask, reached, true);
-}
-
 /* The points next to an enemy man along a colour-t segment: a man of
  * team t there has an enemy middle (colour-t neighbours are mutual). */
 static bb128_t beside_enemy(bb128_t enemy, int t)
@@ -828,24 +821,17 @@ static bb128_t beside_enemy(bb128_t enemy, int t)
 #endif
 }
 
-/* The enemy men that player pl's men, which reach `reached`, threaten. */
-static bb128_t men_hits(const brax_t *b, int pl, bb128_t reached)
-{
-    int t = team_of(pl);
-    bb128_t enemy = b->team[t ^ 1], res = bb128_and(reached, enemy);
-    if (has_double_capture(b))
-        for (bb128_t m = bb128_and(beside_enemy(enemy, t), b->men[pl]); !bb128_empty(m);)
-            res = bb128_or(res, double_victims(bb128_pop(&m), t, enemy));
-    return res;
-}
-
 int brax_men_mobility(const brax_t *b, int pl, bb128_t *hits)
 {
     int t = team_of(pl);
     bb128_t friends = b->team[t], enemy = b->team[t ^ 1], reached;
     int n = routes_count(b->men[pl], t, bb128_or(friends, enemy), bb128_andnot((bb128_t){~0ull, ~0ull}, friends),
                          &reached);
-    *hits = men_hits(b, pl, reached);
+    bb128_t res = bb128_and(reached, enemy);
+    if (has_double_capture(b))
+        for (bb128_t m = bb128_and(beside_enemy(enemy, t), b->men[pl]); !bb128_empty(m);)
+            res = bb128_or(res, double_victims(bb128_pop(&m), t, enemy));
+    *hits = res;
     return n;
 }
 
