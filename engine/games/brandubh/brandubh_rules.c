@@ -327,26 +327,55 @@ bool bdb_gives_threat(const position_t *pos, move_t m)
 int bdb_gen_moves(const position_t *pos, move_t *moves) { return gen(CP(pos), moves, GEN_ALL); }
 int bdb_gen_quiet(const position_t *pos, move_t *moves) { return gen(CP(pos), moves, GEN_QUIET); }
 
+#ifndef NDEBUG
+/* The answers to an open path, from every move: bdb_gen_noisy's check. */
+static int answers_by_all_moves(const position_t *pos, move_t *out)
+{
+    move_t all[MAX_MOVES];
+    int n = gen(CP(pos), all, GEN_ALL), k = 0;
+    for (int i = 0; i < n; i++)
+        if ((all[i] & MOVE_CAPTURE) ? !made_sees_corner(pos, all[i]) : !sees_corner_after_quiet(CP(pos), all[i]))
+            out[k++] = all[i];
+    return k;
+}
+#endif
+
 /* Noisy moves; facing an open path to a corner, every answer instead: the
  * moves after which the king is taken or sees no corner (a capture can
- * open a path as well as a block close one, so each is tried). */
+ * open a path as well as a block close one, so each is tried). The king,
+ * on the edge, does not move, so an answer lands on a square the king
+ * reaches: a block lands on its path, and a capture of the king beside it
+ * (taking a man elsewhere only opens lines). Only the moves landing there
+ * are listed and tried, in gen_moves' order and with its flags. */
 int bdb_gen_noisy(const position_t *pos, move_t *moves)
 {
     if (!bdb_must_respond(pos))
         return gen(CP(pos), moves, GEN_NOISY);
-    move_t all[MAX_MOVES];
-    int n = gen(CP(pos), all, GEN_ALL), out = 0;
-    /* The king, on the edge, does not move: a quiet move that neither
-     * leaves nor enters its rank or file leaves its lines as they are. */
-    bb64_t lines = brandubh_lines_through[bb_lsb(CP(pos)->king)];
-    for (int i = 0; i < n; i++) {
-        move_t m = all[i];
-        bool answers = (m & MOVE_CAPTURE) ? !made_sees_corner(pos, m)
-                                          : ((bb_bit(move_from(m)) | bb_bit(move_to(m))) & lines) &&
-                                                !sees_corner_after_quiet(CP(pos), m);
-        if (answers)
-            moves[out++] = m;
+    const bdb_t *b = CP(pos);
+    assert(b->stm == SIDE_ATT);
+    bb64_t occ = occupied(b), capturing = capturing_squares(b);
+    bb64_t land = reach(bb_lsb(b->king), occ) & ~(CORNERS | THRONE);
+    int out = 0;
+    for (bb64_t pcs = b->att; pcs;) {
+        int from = bb_pop(&pcs);
+        for (bb64_t t = reach(from, occ) & land; t;) {
+            int to = bb_pop(&t);
+            move_t m = encode(from, to);
+            bool answers;
+            if (capturing & bb_bit(to)) {
+                m |= MOVE_CAPTURE | MOVE_IRREVERSIBLE | MOVE_NOISY;
+                answers = !made_sees_corner(pos, m);
+            } else {
+                answers = !sees_corner_after_quiet(b, m);
+            }
+            if (answers)
+                moves[out++] = m;
+        }
     }
+#ifndef NDEBUG
+    move_t all[MAX_MOVES];
+    assert(out == answers_by_all_moves(pos, all) && !memcmp(all, moves, (size_t)out * sizeof *moves));
+#endif
     return out;
 }
 
