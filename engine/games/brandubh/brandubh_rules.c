@@ -212,6 +212,25 @@ static int gen_piece(const bdb_t *b, int from, bb64_t occ, bb64_t capturing, gen
     return n;
 }
 
+/* The moves of the man on `from` to its targets t, as gen_piece lists
+ * them: a man's only noisy moves are its captures, so each part is one
+ * flag for all but GEN_ALL's (most pieces at most nodes are men). */
+static int gen_man(int from, bb64_t t, bb64_t capturing, gen_part_t part, move_t *moves)
+{
+    int n = 0;
+    if (part == GEN_ALL) {
+        while (t) {
+            int to = bb_pop(&t);
+            moves[n++] = encode(from, to) | ((capturing & bb_bit(to)) ? MOVE_CAPTURE | MOVE_IRREVERSIBLE | MOVE_NOISY : 0);
+        }
+        return n;
+    }
+    move_t flags = part == GEN_NOISY ? MOVE_CAPTURE | MOVE_IRREVERSIBLE | MOVE_NOISY : 0;
+    for (t &= part == GEN_NOISY ? capturing : ~capturing; t;)
+        moves[n++] = encode(from, bb_pop(&t)) | flags;
+    return n;
+}
+
 static int gen(const bdb_t *b, move_t *moves, gen_part_t part)
 {
     if (is_decided(b))
@@ -222,8 +241,15 @@ static int gen(const bdb_t *b, move_t *moves, gen_part_t part)
     if (part == GEN_NOISY && !capturing)
         pcs &= b->king;
     int n = 0;
-    while (pcs)
-        n += gen_piece(b, bb_pop(&pcs), occ, capturing, part, moves + n);
+    /* A man's noisy moves are its captures: one in line with none has none. */
+    bb64_t men_land = part == GEN_NOISY ? capturing : ~(bb64_t)0;
+    while (pcs) {
+        int from = bb_pop(&pcs);
+        if (b->king & bb_bit(from))
+            n += gen_piece(b, from, occ, capturing, part, moves + n);
+        else if (brandubh_lines_through[from] & men_land)
+            n += gen_man(from, targets(b, from, occ), capturing, part, moves + n);
+    }
     return n;
 }
 
