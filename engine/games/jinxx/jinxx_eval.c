@@ -107,14 +107,16 @@ static void eval_board(const jinxx_t *b, eval_board_t *e)
             larger |= b->sizes[bigger];
         e->cover[s] = larger & ~b->sizes[s];
     }
+    /* Only the seated players' entries are read. */
     e->all_tops = 0;
-    for (int p = 0; p < MAX_PLAYERS; p++) {
-        uint32_t trees = p < b->players ? tree_cells(b, p) : 0;
-        e->top[p] = p < b->players ? tops(b, p) : 0;
+    for (int p = 0; p < b->players; p++) {
+        uint32_t trees = tree_cells(b, p);
+        e->top[p] = tops(b, p);
         e->all_tops |= e->top[p];
+        bool in = in_game(b, p);
         for (int s = 0; s < 3; s++) {
             e->tree[p][s] = trees >> 9 * s & ALL_CELLS;
-            e->reached[p][s] = p < b->players && in_game(b, p) ? reach(b, e, p, s) : 0;
+            e->reached[p][s] = in ? reach(b, e, p, s) : 0;
         }
     }
 }
