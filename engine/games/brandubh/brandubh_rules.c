@@ -104,22 +104,14 @@ static bb64_t man_capture_squares(const bdb_t *b, int side)
  * direction dir, is the king captured? */
 static bool king_taken_from(const bdb_t *b, bb64_t att, int dir)
 {
-    int k = bb_lsb(b->king);
-    if (b->version == 2) {
-        bool on_throne = k == SQ_THRONE;
-        bool beside_throne = false;
-        for (int d = 0; d < 4; d++)
-            beside_throne |= step(k, d) == SQ_THRONE;
-        if (on_throne || beside_throne) {
-            for (int d = 0; d < 4; d++) {
-                int n = step(k, d);
-                if (n != SQ_THRONE && !(att & bb_bit(n)))
-                    return false;
-            }
-            return true;
-        }
+    /* Version 2: on the throne or beside it (never on an edge), the king
+     * falls to attackers on all its other sides, the throne being one. */
+    if (b->version == 2 && (b->king & (THRONE | shift_north(THRONE) | shift_south(THRONE) | shift_east(THRONE) |
+                                       shift_west(THRONE)))) {
+        bb64_t sides = shift_north(b->king) | shift_south(b->king) | shift_east(b->king) | shift_west(b->king);
+        return !(sides & ~THRONE & ~att);
     }
-    int far = step(k, dir);
+    int far = step(bb_lsb(b->king), dir);
     return far >= 0 && ((att | CORNERS) & bb_bit(far));
 }
 
