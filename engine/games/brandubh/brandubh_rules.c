@@ -209,15 +209,16 @@ static int gen_piece(const bdb_t *b, int from, bb64_t occ, bb64_t capturing, gen
  * flag for all but GEN_ALL's (most pieces at most nodes are men). */
 static int gen_man(int from, bb64_t t, bb64_t capturing, gen_part_t part, move_t *moves)
 {
+    const move_t capture = MOVE_CAPTURE | MOVE_IRREVERSIBLE | MOVE_NOISY;
     int n = 0;
     if (part == GEN_ALL) {
         while (t) {
             int to = bb_pop(&t);
-            moves[n++] = encode(from, to) | ((capturing & bb_bit(to)) ? MOVE_CAPTURE | MOVE_IRREVERSIBLE | MOVE_NOISY : 0);
+            moves[n++] = encode(from, to) | ((capturing & bb_bit(to)) ? capture : 0);
         }
         return n;
     }
-    move_t flags = part == GEN_NOISY ? MOVE_CAPTURE | MOVE_IRREVERSIBLE | MOVE_NOISY : 0;
+    move_t flags = part == GEN_NOISY ? capture : 0;
     for (t &= part == GEN_NOISY ? capturing : ~capturing; t;)
         moves[n++] = encode(from, bb_pop(&t)) | flags;
     return n;

@@ -262,8 +262,10 @@ static int winner_by_line(const jinxx_t *b)
     }
     unsigned m_top = b->sizes[SZ_M] & ~s, l_top = b->sizes[SZ_L] & ~sm; /* tops(), shared */
     unsigned holders = 0;
-    for (int p = 0; p < b->players; p++)
-        holders |= (unsigned)(jinxx_lines_held[b->occ[p][SZ_S] | (b->occ[p][SZ_M] & m_top) | (b->occ[p][SZ_L] & l_top)] != 0) << p;
+    for (int p = 0; p < b->players; p++) {
+        unsigned top = b->occ[p][SZ_S] | (b->occ[p][SZ_M] & m_top) | (b->occ[p][SZ_L] & l_top);
+        holders |= (unsigned)(jinxx_lines_held[top] != 0) << p;
+    }
     assert(holders == holders_plain(b));
     holders &= ~(unsigned)b->out;
     if (!holders)
