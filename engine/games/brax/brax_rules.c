@@ -434,6 +434,39 @@ static bool quiet_call_allowed(const brax_t *b, int from, int to, bb128_t throug
     return any_threat(rest, t, bb128_xor(b->team[t], moved), b->team[t ^ 1], b->team[t ^ 1], q->dbl);
 }
 
+/* call_allowed for a quiet move or a pass of a team game, from what
+ * neither changes, worked out once per position: the men on each side and
+ * so whether they allow a call, and the next player (no man is taken): an
+ * opponent, whose men are the victims, or a partner (no call at all). */
+typedef struct team_quiet {
+    bool known, allowed, dbl;
+    bb128_t victims;
+} team_quiet_t;
+
+static team_quiet_t team_quiet_of(const brax_t *b)
+{
+    int t = team_of(b->stm);
+    int next = (b->variant == V_3P ? cycle_3p : cycle_4p)[brax_next_slot(b, bb128_zero())];
+    return (team_quiet_t){
+        .known = true,
+        .allowed = team_of(next) != t &&
+                   counts_allow_call(b, bb128_popcount(b->team[t]), bb128_popcount(b->team[t ^ 1])),
+        .dbl = has_double_capture(b),
+        .victims = b->men[next],
+    };
+}
+
+static bool team_quiet_call_allowed(const brax_t *b, move_t m, const team_quiet_t *tq, bb128_t enemy_near)
+{
+    if (!tq->allowed)
+        return false;
+    int pl = b->stm, t = team_of(pl);
+    bb128_t moved = (m & MOVE_PASS) ? bb128_zero() : bb128_or(bb128_bit(move_from(m)), bb128_bit(move_to(m)));
+    bb128_t own = bb128_and(bb128_xor(b->men[pl], moved), enemy_near);
+    return !bb128_empty(own) &&
+           any_threat(own, t, bb128_xor(b->team[t], moved), b->team[t ^ 1], tq->victims, tq->dbl);
+}
+
 /* Is move m (a plain move, or its call variant) in `part`? The calls of
  * quiet moves, judged one by one, are left to GEN_QUIET, so that the
  * search's first stage (GEN_CAPTURES) judges none of them. */
@@ -527,6 +560,7 @@ static int gen_part(const brax_t *b, move_t *moves, gen_part_t part, bool skip_s
      * first test never holds and the call is a few bit tests) and whether
      * every quiet move of his may call (a man of his behind him). */
     bool lone = false, every = false;
+    team_quiet_t tq = {0};
     for (int i = 0; i < n; i++) {
         move_t m = plain[i];
         if (m & MOVE_CAPTURE)
@@ -559,6 +593,11 @@ static int gen_part(const brax_t *b, move_t *moves, gen_part_t part, bool skip_s
             else
                 call = quiet_call_allowed(b, move_from(m), to, through, &q);
             assert(call == call_allowed(b, m, &q.steady, enemy_near));
+        } else if (!two_sided && !(m & MOVE_CAPTURE)) {
+            if (!tq.known)
+                tq = team_quiet_of(b);
+            call = team_quiet_call_allowed(b, m, &tq, enemy_near);
+            assert(call == call_allowed(b, m, NULL, enemy_near));
         } else {
             call = call_allowed(b, m, two_sided ? &q.steady : NULL, enemy_near);
         }
