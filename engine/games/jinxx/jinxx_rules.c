@@ -239,34 +239,17 @@ int jinxx_next_player(const jinxx_t *b)
     return b->stm;
 }
 
-#ifndef NDEBUG
-static unsigned holders_plain(const jinxx_t *b)
-{
-    unsigned holders = 0;
-    for (int p = 0; p < b->players; p++)
-        holders |= (unsigned)(jinxx_lines_held[tops(b, p)] != 0) << p;
-    return holders;
-}
-#endif
-
 /* The first player in turn order from the player to move who holds a
  * line, or -1 (most positions: no one). */
 static int winner_by_line(const jinxx_t *b)
 {
     /* Asked after every move: most boards have no line with all three
-     * cells taken, which one lookup tells. */
-    unsigned s = b->sizes[SZ_S], sm = s | b->sizes[SZ_M];
-    if (!jinxx_lines_held[sm | b->sizes[SZ_L]]) {
-        assert(!holders_plain(b));
+     * cells taken, and then no one holds a line. */
+    if (!jinxx_lines_held[b->sizes[SZ_S] | b->sizes[SZ_M] | b->sizes[SZ_L]])
         return -1;
-    }
-    unsigned m_top = b->sizes[SZ_M] & ~s, l_top = b->sizes[SZ_L] & ~sm; /* tops(), shared */
     unsigned holders = 0;
-    for (int p = 0; p < b->players; p++) {
-        unsigned top = b->occ[p][SZ_S] | (b->occ[p][SZ_M] & m_top) | (b->occ[p][SZ_L] & l_top);
-        holders |= (unsigned)(jinxx_lines_held[top] != 0) << p;
-    }
-    assert(holders == holders_plain(b));
+    for (int p = 0; p < b->players; p++)
+        holders |= (unsigned)(jinxx_lines_held[tops(b, p)] != 0) << p;
     holders &= ~(unsigned)b->out;
     if (!holders)
         return -1;
