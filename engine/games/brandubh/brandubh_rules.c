@@ -372,25 +372,16 @@ int bdb_gen_noisy(const position_t *pos, move_t *moves)
         return gen(CP(pos), moves, GEN_NOISY);
     const bdb_t *b = CP(pos);
     assert(b->stm == SIDE_ATT);
-    bb64_t occ = occupied(b), capturing = capturing_squares(b);
-    bb64_t land = reach(bb_lsb(b->king), occ) & ~(CORNERS | THRONE);
-    int out = 0;
+    bb64_t occ = occupied(b), capturing = capturing_squares(b), land = reach(bb_lsb(b->king), occ);
+    move_t cand[MAX_MOVES];
+    int n = 0, out = 0;
     for (bb64_t pcs = b->att; pcs;) {
         int from = bb_pop(&pcs);
-        for (bb64_t t = reach(from, occ) & land; t;) {
-            int to = bb_pop(&t);
-            move_t m = encode(from, to);
-            bool answers;
-            if (capturing & bb_bit(to)) {
-                m |= MOVE_CAPTURE | MOVE_IRREVERSIBLE | MOVE_NOISY;
-                answers = !made_sees_corner(pos, m);
-            } else {
-                answers = !sees_corner_after_quiet(b, m);
-            }
-            if (answers)
-                moves[out++] = m;
-        }
+        n += gen_man(from, targets(b, from, occ) & land, capturing, GEN_ALL, cand + n);
     }
+    for (int i = 0; i < n; i++)
+        if ((cand[i] & MOVE_CAPTURE) ? !made_sees_corner(pos, cand[i]) : !sees_corner_after_quiet(b, cand[i]))
+            moves[out++] = cand[i];
 #ifndef NDEBUG
     move_t all[MAX_MOVES];
     assert(out == answers_by_all_moves(pos, all) && !memcmp(all, moves, (size_t)out * sizeof *moves));
