@@ -550,6 +550,56 @@ START_TEST(threads_find_the_same_wins)
 }
 END_TEST
 
+/* Lazy SMP's division of work. In a game with dice the main thread and
+ * the odd helpers take the depth above the deepest completed, the even
+ * ones a depth ahead (above the deepest begun, at most two above the
+ * deepest completed), and at a chance node the threads sharing a depth
+ * start at rolls spread evenly. Without dice every thread runs ahead. */
+START_TEST(threads_share_depths_and_split_rolls)
+{
+    static ctx_t c[4]; /* large: kept off the stack */
+    ck_assert(searcher_set_threads(S, 4));
+    search_request_t req = request(&jinxx_2p, NULL);
+    for (int id = 0; id < 4; id++) {
+        ctx_init(&c[id], S, &req, id);
+        c[id].leapfrogs = true;
+    }
+    atomic_store(&S->completed_depth, 5);
+    atomic_store(&S->started_depth, 8);
+    ck_assert_int_eq(threads_next_depth(&c[0], 2, 20), 6);
+    ck_assert_int_eq(threads_next_depth(&c[1], 2, 20), 6);
+    ck_assert_int_eq(threads_next_depth(&c[3], 2, 20), 6);
+    ck_assert_int_eq(threads_next_depth(&c[2], 2, 20), 7);
+    ck_assert_int_eq(threads_next_depth(&c[2], 9, 20), 9); /* never below the depth it asks for */
+    ck_assert_int_eq(threads_next_depth(&c[0], 2, 4), 4);  /* nor above the limit */
+    atomic_store(&S->started_depth, 5);
+    ck_assert_int_eq(threads_next_depth(&c[2], 2, 20), 6);
+    ck_assert_int_eq(atomic_load(&S->started_depth), 6);
+    /* Four threads: the main one and helpers 1 and 3 share a depth. */
+    ck_assert_int_eq(threads_first_outcome(&c[0], 6), 0);
+    ck_assert_int_eq(threads_first_outcome(&c[1], 6), 2);
+    ck_assert_int_eq(threads_first_outcome(&c[3], 6), 4);
+    ck_assert_int_eq(threads_first_outcome(&c[2], 6), 0);
+    ck_assert(searcher_set_threads(S, 2));
+    ck_assert_int_eq(threads_first_outcome(&c[1], 6), 3);
+    ck_assert_int_eq(threads_first_outcome(&c[1], 1), 0);
+    c[1].leapfrogs = false; /* a search of one thread */
+    ck_assert_int_eq(threads_first_outcome(&c[1], 6), 0);
+    ck_assert_int_eq(threads_next_depth(&c[1], 3, 20), 3);
+    req = request(&brandubh_v1, NULL);
+    for (int id = 0; id < 2; id++) {
+        ctx_init(&c[id], S, &req, id);
+        c[id].leapfrogs = true;
+    }
+    atomic_store(&S->completed_depth, 5);
+    atomic_store(&S->started_depth, 6);
+    ck_assert_int_eq(threads_next_depth(&c[0], 2, 20), 7);
+    ck_assert_int_eq(threads_next_depth(&c[1], 2, 20), 7); /* two above the deepest completed at most */
+    ck_assert_int_eq(threads_first_outcome(&c[1], 6), 0);
+    ck_assert(searcher_set_threads(S, 1));
+}
+END_TEST
+
 /* The depths a search reported, in order, and its last line. */
 typedef struct depths {
     int depth[MAX_PLY];
@@ -1201,6 +1251,46 @@ START_TEST(chance_and_multiplayer_searches_are_exact)
 }
 END_TEST
 
+/* A helper sharing the main thread's depth visits a chance node's rolls
+ * from another end (threads_first_outcome), each with its own weight: its
+ * search of a Jinxx position, selective steps off, returns the plain
+ * search's value as the main thread's does. */
+START_TEST(a_helpers_order_of_rolls_keeps_the_values)
+{
+    static ctx_t c; /* large: kept off the stack */
+    const game_t *g = variants_find("jinxx");
+    ck_assert(searcher_set_threads(S, 2));
+    ck_assert(ctx_ensure_history(&S->workers[1], g->move_keys));
+    uint64_t rng = 60;
+    int positions = 0, rotated = 0;
+    for (int tries = 0; positions < 40 && tries < 200; tries++) {
+        position_t pos;
+        if (!random_decision_node(g, &rng, &pos))
+            continue;
+        positions++;
+        search_request_t req = {0};
+        req.game = g;
+        req.root = pos;
+        limits_init(&req.limits);
+        req.chance_pruning = CHANCE_STAR2;
+        req.exact = true;
+        for (int depth = 1; depth <= 3; depth++) {
+            searcher_clear(S);
+            ctx_init(&c, S, &req, 1);
+            c.leapfrogs = true;
+            c.root_depth = depth;
+            rotated += threads_first_outcome(&c, 6) > 0;
+            score_t got = negamax(&c, depth, 0, -SCORE_INF, SCORE_INF, true);
+            ck_assert_msg(got == ref_search_value(g, &pos, depth, false), "%s depth %d: %d", fen_of(g, &pos),
+                          depth, got);
+        }
+    }
+    ck_assert_int_eq(positions, 40);
+    ck_assert_int_eq(rotated, 120);
+    ck_assert(searcher_set_threads(S, 1));
+}
+END_TEST
+
 Suite *suite_search(void)
 {
     Suite *s = suite_create("search");
@@ -1232,6 +1322,8 @@ Suite *suite_search(void)
     tcase_add_test(tc, multipv_covers_every_move_when_asked_for_more);
     tcase_add_test(tc, threads_find_the_same_wins);
     tcase_add_test(tc, threads_stop_on_request);
+    tcase_add_test(tc, threads_share_depths_and_split_rolls);
+    tcase_add_test(tc, a_helpers_order_of_rolls_keeps_the_values);
     suite_add_tcase(s, tc);
     tc = tcase_create("issue 11 defects");
     tcase_set_timeout(tc, 300);

@@ -8,12 +8,12 @@
  *   - a long game: a position command of 100,000 Brax moves, the time to
  *     apply it (record alone, and the whole protocol command) and the
  *     record's memory.
- * `bench_denham smp [THREADS [HASH_MB [POSITIONS [REPEATS]]]]` (not part
- * of make bench: it needs idle cores, and about seven minutes): time to
- * depth with 1 and THREADS (default 2) threads on the first POSITIONS (10)
- * positions of each family's book, on a HASH_MB (64) table, each the
- * median of REPEATS (3) runs, and the median speed-up (smp_bench.h); then
- * the stop latency with THREADS threads.
+ * `bench_denham smp [THREADS [HASH_MB [POSITIONS [REPEATS [FAMILY]]]]]`
+ * (not part of make bench: it needs idle cores, and about eight minutes):
+ * time to depth with 1 and THREADS (default 2) threads on the first
+ * POSITIONS (10) positions of each family's book (or FAMILY's alone), on a
+ * HASH_MB (64) table, each the median of REPEATS (3) runs, and the median
+ * speed-up (smp_bench.h); then the stop latency with THREADS threads.
  * `bench_denham brax-endings [VARIANT]` (about 2 s): two men against one
  * solved (brax_endings.h).
  * `bench_denham stop`: the stop latency alone, every game, and the worst.
@@ -407,9 +407,9 @@ static void long_game(void)
 
 /* Lazy SMP: time to depth with 1 and n threads (smp_bench.h), then the
  * stop latency with n threads. */
-static int smp(int n, int hash_mb, int positions, int repeats)
+static int smp(int n, int hash_mb, int positions, int repeats, const char *family)
 {
-    int status = smp_bench(n, hash_mb, positions, repeats);
+    int status = smp_bench(n, hash_mb, positions, repeats, family);
     if (status == 2) /* an argument out of range */
         return status;
     searcher_t *s = searcher_new(64);
@@ -427,7 +427,7 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "smp") == 0) {
         return smp(argc > 2 ? atoi(argv[2]) : 2, argc > 3 ? atoi(argv[3]) : 64, argc > 4 ? atoi(argv[4]) : 10,
-                   argc > 5 ? atoi(argv[5]) : 3);
+                   argc > 5 ? atoi(argv[5]) : 3, argc > 6 ? argv[6] : NULL);
     }
     if (argc > 1 && strcmp(argv[1], "solve-speed") == 0)
         return solve_bench_speed();

@@ -159,11 +159,22 @@ static bool smp_game(searcher_t *s, const struct smp_game *sg, int threads, int 
     return true;
 }
 
-int smp_bench(int threads, int hash_mb, int positions, int repeats)
+/* Whether `family` (NULL: every one) names one of smp_games. */
+static bool known_family(const char *family)
+{
+    for (size_t i = 0; family && i < sizeof smp_games / sizeof smp_games[0]; i++)
+        if (strcmp(family, smp_games[i].variant) == 0)
+            return true;
+    return family == NULL;
+}
+
+int smp_bench(int threads, int hash_mb, int positions, int repeats, const char *family)
 {
     if (threads < 2 || hash_mb < 1 || positions < 1 || positions > SMP_MAX_POSITIONS || repeats < 1 ||
-        repeats > SMP_MAX_REPEATS) {
-        fprintf(stderr, "bench_denham smp: THREADS from 2, HASH_MB from 1, POSITIONS 1-%d, REPEATS 1-%d\n",
+        repeats > SMP_MAX_REPEATS || !known_family(family)) {
+        fprintf(stderr,
+                "bench_denham smp: THREADS from 2, HASH_MB from 1, POSITIONS 1-%d, REPEATS 1-%d, FAMILY brandubh, "
+                "brax, bolix or jinxx\n",
                 SMP_MAX_POSITIONS, SMP_MAX_REPEATS);
         return 2;
     }
@@ -179,7 +190,8 @@ int smp_bench(int threads, int hash_mb, int positions, int repeats)
            threads, hash_mb, repeats);
     int failed = 0;
     for (size_t i = 0; i < sizeof smp_games / sizeof smp_games[0]; i++)
-        failed += !smp_game(s, &smp_games[i], threads, positions, repeats);
+        if (!family || strcmp(family, smp_games[i].variant) == 0)
+            failed += !smp_game(s, &smp_games[i], threads, positions, repeats);
     searcher_free(s);
     return failed ? 1 : 0;
 }

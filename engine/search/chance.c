@@ -9,6 +9,8 @@
  * negamax.c's.
  * May not keep time or start threads.
  */
+#include <string.h>
+
 #include "picker.h"
 #include "search_ctx.h"
 
@@ -41,6 +43,20 @@ static score_t probe_first_move(ctx_t *c, int depth, int ply, score_t alpha, sco
     return sc;
 }
 
+/* Puts outcome `first` first, keeping the cyclic order (the weights with
+ * their rolls): a helper's own order of visit (threads_first_outcome). */
+static void rotate_outcomes(move_t *rolls, int *w, int n, int first)
+{
+    move_t r[MAX_MOVES];
+    int v[MAX_MOVES];
+    for (int i = 0; i < n; i++) {
+        r[i] = rolls[(i + first) % n];
+        v[i] = w[(i + first) % n];
+    }
+    memcpy(rolls, r, (size_t)n * sizeof *rolls);
+    memcpy(w, v, (size_t)n * sizeof *w);
+}
+
 /* The expected value over the rolls at this chance node, with Star1 (and
  * Star2) pruning. Values lie in [-CHANCE_WIN, CHANCE_WIN]; each outcome's
  * window is where it could still move the mean across alpha or beta, and
@@ -51,6 +67,9 @@ static score_t chance_expect(ctx_t *c, int depth, int ply, score_t alpha, score_
     move_t rolls[MAX_MOVES];
     int w[MAX_MOVES];
     int n = c->g->chance_outcomes(&c->pos, rolls, w);
+    int first = threads_first_outcome(c, n);
+    if (first > 0)
+        rotate_outcomes(rolls, w, n, first);
     long long W = 0, lo = -CHANCE_WIN, hi = CHANCE_WIN, lb[MAX_MOVES];
     for (int i = 0; i < n; i++) {
         W += w[i];

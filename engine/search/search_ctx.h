@@ -36,7 +36,9 @@ typedef struct worker {
  * iteration starts the depth above the deepest one being searched (at
  * most two above the deepest completed), so two threads leapfrog: each
  * searches every other depth, on the table the other is filling one
- * depth below. An iteration someone else completed first is abandoned.
+ * depth below. In a game with dice two threads search each depth
+ * together instead, visiting a chance node's rolls from different ends
+ * (threads.c). An iteration someone else completed first is abandoned.
  * The main thread alone keeps time, reports and chooses the move; a
  * helper that completes an iteration deeper than the main thread's hands
  * its line over, and the main thread takes it as its own. */
@@ -266,5 +268,6 @@ void threads_hand_over(ctx_t *c, int depth, const line_t *line);
 int threads_take_handed(ctx_t *c, int depth, line_t *line);
 /* The depth of this thread's next iteration, `depth` at the earliest. */
 int threads_next_depth(ctx_t *c, int depth, int max_depth);
+int threads_first_outcome(const ctx_t *c, int n);
 
 #endif
