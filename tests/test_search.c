@@ -555,17 +555,24 @@ END_TEST
  * ones a depth ahead (above the deepest begun, at most two above the
  * deepest completed), and at a chance node the threads sharing a depth
  * start at rolls spread evenly. Without dice every thread runs ahead. */
+/* Threads 0..n-1 of a search of req with helpers, the deepest depth
+ * completed and begun set as given. */
+static void threads_at(ctx_t *c, int n, const search_request_t *req, int completed, int started)
+{
+    for (int id = 0; id < n; id++) {
+        ctx_init(&c[id], S, req, id);
+        c[id].leapfrogs = true;
+    }
+    atomic_store(&S->completed_depth, completed);
+    atomic_store(&S->started_depth, started);
+}
+
 START_TEST(threads_share_depths_and_split_rolls)
 {
     static ctx_t c[4]; /* large: kept off the stack */
     ck_assert(searcher_set_threads(S, 4));
     search_request_t req = request(&jinxx_2p, NULL);
-    for (int id = 0; id < 4; id++) {
-        ctx_init(&c[id], S, &req, id);
-        c[id].leapfrogs = true;
-    }
-    atomic_store(&S->completed_depth, 5);
-    atomic_store(&S->started_depth, 8);
+    threads_at(c, 4, &req, 5, 8);
     ck_assert_int_eq(threads_next_depth(&c[0], 2, 20), 6);
     ck_assert_int_eq(threads_next_depth(&c[1], 2, 20), 6);
     ck_assert_int_eq(threads_next_depth(&c[3], 2, 20), 6);
@@ -587,12 +594,7 @@ START_TEST(threads_share_depths_and_split_rolls)
     ck_assert_int_eq(threads_first_outcome(&c[1], 6), 0);
     ck_assert_int_eq(threads_next_depth(&c[1], 3, 20), 3);
     req = request(&brandubh_v1, NULL);
-    for (int id = 0; id < 2; id++) {
-        ctx_init(&c[id], S, &req, id);
-        c[id].leapfrogs = true;
-    }
-    atomic_store(&S->completed_depth, 5);
-    atomic_store(&S->started_depth, 6);
+    threads_at(c, 2, &req, 5, 6);
     ck_assert_int_eq(threads_next_depth(&c[0], 2, 20), 7);
     ck_assert_int_eq(threads_next_depth(&c[1], 2, 20), 7); /* two above the deepest completed at most */
     ck_assert_int_eq(threads_first_outcome(&c[1], 6), 0);
