@@ -21,6 +21,10 @@ uint64_t brandubh_zobrist_piece[3][N_SQ];
 uint64_t brandubh_zobrist_side;
 static thr_once_t tables_once = THR_ONCE_INIT;
 
+/* A capture's flags: it takes a piece off (no repetition across it), and
+ * the picker and quiescence list it among the noisy moves. */
+static const move_t CAPTURE_FLAGS = MOVE_CAPTURE | MOVE_IRREVERSIBLE | MOVE_NOISY;
+
 /* ---- geometry ---- */
 
 static bb64_t shift_north(bb64_t b) { return (b << 7) & BOARD_MASK; }
@@ -193,7 +197,7 @@ static int gen_piece(const bdb_t *b, int from, bb64_t occ, bb64_t capturing, gen
         move_t m = encode(from, to);
         if (noisy & bb_bit(to)) {
             if (capturing & bb_bit(to))
-                m |= MOVE_CAPTURE | MOVE_IRREVERSIBLE | MOVE_NOISY;
+                m |= CAPTURE_FLAGS;
             if (wins & bb_bit(to))
                 m |= MOVE_NOISY;
             if (threats & bb_bit(to))
@@ -209,16 +213,15 @@ static int gen_piece(const bdb_t *b, int from, bb64_t occ, bb64_t capturing, gen
  * flag for all but GEN_ALL's (most pieces at most nodes are men). */
 static int gen_man(int from, bb64_t t, bb64_t capturing, gen_part_t part, move_t *moves)
 {
-    const move_t capture = MOVE_CAPTURE | MOVE_IRREVERSIBLE | MOVE_NOISY;
     int n = 0;
     if (part == GEN_ALL) {
         while (t) {
             int to = bb_pop(&t);
-            moves[n++] = encode(from, to) | ((capturing & bb_bit(to)) ? capture : 0);
+            moves[n++] = encode(from, to) | ((capturing & bb_bit(to)) ? CAPTURE_FLAGS : 0);
         }
         return n;
     }
-    move_t flags = part == GEN_NOISY ? capture : 0;
+    move_t flags = part == GEN_NOISY ? CAPTURE_FLAGS : 0;
     for (t &= part == GEN_NOISY ? capturing : ~capturing; t;)
         moves[n++] = encode(from, bb_pop(&t)) | flags;
     return n;
@@ -267,7 +270,7 @@ bool bdb_move_legal(const position_t *pos, move_t m)
         (king_capture_squares(b) & bb_bit(to)))
         capturing = bb_bit(to);
     if (capturing)
-        want |= MOVE_CAPTURE | MOVE_IRREVERSIBLE | MOVE_NOISY;
+        want |= CAPTURE_FLAGS;
     if (b->king & bb_bit(from)) {
         if (CORNERS & bb_bit(to))
             want |= MOVE_NOISY;
