@@ -29,6 +29,8 @@ static inline bb128_t bb128_and(bb128_t a, bb128_t b) { return (bb128_t){a.lo & 
 static inline bb128_t bb128_or(bb128_t a, bb128_t b) { return (bb128_t){a.lo | b.lo, a.hi | b.hi}; }
 static inline bb128_t bb128_xor(bb128_t a, bb128_t b) { return (bb128_t){a.lo ^ b.lo, a.hi ^ b.hi}; }
 static inline bb128_t bb128_andnot(bb128_t a, bb128_t b) { return (bb128_t){a.lo & ~b.lo, a.hi & ~b.hi}; }
+/* Every bit not in a, those above the board's cells too. */
+static inline bb128_t bb128_not(bb128_t a) { return (bb128_t){~a.lo, ~a.hi}; }
 static inline bool bb128_empty(bb128_t a) { return (a.lo | a.hi) == 0; }
 static inline bool bb128_eq(bb128_t a, bb128_t b) { return a.lo == b.lo && a.hi == b.hi; }
 

@@ -864,7 +864,7 @@ int brax_men_mobility(const brax_t *b, int pl, bb128_t *hits)
 {
     int t = team_of(pl);
     bb128_t friends = b->team[t], enemy = b->team[t ^ 1], reached;
-    int n = routes_count(b->men[pl], t, bb128_or(friends, enemy), bb128_andnot((bb128_t){~0ull, ~0ull}, friends),
+    int n = routes_count(b->men[pl], t, bb128_or(friends, enemy), bb128_not(friends),
                          &reached);
     bb128_t res = bb128_and(reached, enemy);
     if (has_double_capture(b))
@@ -877,7 +877,7 @@ int brax_men_mobility(const brax_t *b, int pl, bb128_t *hits)
 int brax_team_mobility(const brax_t *b, int t)
 {
     bb128_t friends = b->team[t];
-    return routes_count(friends, t, bb128_or(friends, b->team[t ^ 1]), bb128_andnot((bb128_t){~0ull, ~0ull}, friends),
+    return routes_count(friends, t, bb128_or(friends, b->team[t ^ 1]), bb128_not(friends),
                         NULL);
 }
 
@@ -906,7 +906,7 @@ static bb128_t threats_of(bb128_t own, int t, bb128_t occ, bb128_t enemy, bool d
         res = bb128_or(res, brax_step_any(own, d));
         col = bb128_or(col, brax_step_col(own, d, t));
     }
-    bb128_t from = bb128_and(col, bb128_or(bb128_andnot((bb128_t){~0ull, ~0ull}, occ), dbl ? enemy : bb128_zero()));
+    bb128_t from = bb128_and(col, bb128_or(bb128_not(occ), dbl ? enemy : bb128_zero()));
     for (int d = 0; d < 4; d++)
         res = bb128_or(res, brax_step_col(from, d, t));
     return bb128_and(res, enemy);
@@ -942,7 +942,7 @@ static int count_two_player(const brax_t *b)
     if (bb128_empty(from_set) || !men_can_move(b, b->stm, from_set))
         from_set = b->men[b->stm];
     bb128_t reached;
-    int n = routes_count(from_set, t, occ, bb128_andnot((bb128_t){~0ull, ~0ull}, friends), &reached);
+    int n = routes_count(from_set, t, occ, bb128_not(friends), &reached);
     if (teams_apart(b)) { /* no capture, no double, no call: the plain moves are all */
 #ifndef NDEBUG
         quiet_calls_t q = quiet_calls_of(b, near_men(enemy));
