@@ -550,11 +550,6 @@ START_TEST(threads_find_the_same_wins)
 }
 END_TEST
 
-/* Lazy SMP's division of work. In a game with dice the main thread and
- * the odd helpers take the depth above the deepest completed, the even
- * ones a depth ahead (above the deepest begun, at most two above the
- * deepest completed), and at a chance node the threads sharing a depth
- * start at rolls spread evenly. Without dice every thread runs ahead. */
 /* Threads 0..n-1 of a search of req with helpers, the deepest depth
  * completed and begun set as given. */
 static void threads_at(ctx_t *c, int n, const search_request_t *req, int completed, int started)
@@ -567,6 +562,11 @@ static void threads_at(ctx_t *c, int n, const search_request_t *req, int complet
     atomic_store(&S->started_depth, started);
 }
 
+/* Lazy SMP's division of work. In a game with dice the main thread and
+ * the odd helpers take the depth above the deepest completed, the even
+ * ones a depth ahead (above the deepest begun, at most two above the
+ * deepest completed), and at a chance node the threads sharing a depth
+ * start at rolls spread evenly. Without dice every thread runs ahead. */
 START_TEST(threads_share_depths_and_split_rolls)
 {
     static ctx_t c[4]; /* large: kept off the stack */
