@@ -864,8 +864,7 @@ int brax_men_mobility(const brax_t *b, int pl, bb128_t *hits)
 {
     int t = team_of(pl);
     bb128_t friends = b->team[t], enemy = b->team[t ^ 1], reached;
-    int n = routes_count(b->men[pl], t, bb128_or(friends, enemy), bb128_not(friends),
-                         &reached);
+    int n = routes_count(b->men[pl], t, bb128_or(friends, enemy), bb128_not(friends), &reached);
     bb128_t res = bb128_and(reached, enemy);
     if (has_double_capture(b))
         for (bb128_t m = bb128_and(beside_enemy(enemy, t), b->men[pl]); !bb128_empty(m);)
@@ -877,8 +876,7 @@ int brax_men_mobility(const brax_t *b, int pl, bb128_t *hits)
 int brax_team_mobility(const brax_t *b, int t)
 {
     bb128_t friends = b->team[t];
-    return routes_count(friends, t, bb128_or(friends, b->team[t ^ 1]), bb128_not(friends),
-                        NULL);
+    return routes_count(friends, t, bb128_or(friends, b->team[t ^ 1]), bb128_not(friends), NULL);
 }
 
 /* The enemy men that the men `own` of team t threaten: 1-steps onto them,
