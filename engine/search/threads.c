@@ -17,7 +17,12 @@
  * run ahead: with two threads the time to a depth in Jinxx was 1.2x with
  * the helper ahead, 1.9x sharing (bench_denham smp). Without dice two
  * threads on one depth search the same moves in the same order, and every
- * thread runs ahead: the Brandubh median was 1.4x sharing, 1.5-1.6x not. */
+ * thread runs ahead: the Brandubh median was 1.4x sharing, 1.5-1.6x not.
+ * Nor did it pay to put off, at a node, a move another thread is
+ * searching there (simplified ABDADA, at depth 3 and more): 1.23x to
+ * 1.45x with it, sharing depths or not, 1.25x to 1.63x without (the
+ * same bench, 2026-12-01), also when a deferred move kept its place in
+ * the order for its reduction. */
 static bool leads(const ctx_t *c) { return !c->dice || (c->id > 0 && c->id % 2 == 0); }
 
 /* The depth of this thread's next iteration, the one after `depth` at the
