@@ -1253,42 +1253,60 @@ START_TEST(chance_and_multiplayer_searches_are_exact)
 }
 END_TEST
 
+/* Jinxx with a loaded die: its rolls as the game lists them, weighing 1,
+ * 2, 3, ... in that order, so that a roll given another's weight changes
+ * an expected value (the real die weighs every roll alike). */
+static int loaded_rolls(const position_t *pos, move_t *rolls, int *w)
+{
+    int n = variants_find("jinxx")->chance_outcomes(pos, rolls, w);
+    for (int i = 0; i < n; i++)
+        w[i] = i + 1;
+    return n;
+}
+
 /* A helper sharing the main thread's depth visits a chance node's rolls
  * from another end (threads_first_outcome), each with its own weight: its
  * search of a Jinxx position, selective steps off, returns the plain
- * search's value as the main thread's does. */
+ * search's value as the main thread's does, with the real die and with a
+ * loaded one. */
 START_TEST(a_helpers_order_of_rolls_keeps_the_values)
 {
     static ctx_t c; /* large: kept off the stack */
-    const game_t *g = variants_find("jinxx");
+    static game_t loaded;
+    loaded = *variants_find("jinxx");
+    loaded.chance_outcomes = loaded_rolls;
+    const game_t *games[] = {variants_find("jinxx"), &loaded};
     ck_assert(searcher_set_threads(S, 2));
-    ck_assert(ctx_ensure_history(&S->workers[1], g->move_keys));
-    uint64_t rng = 60;
-    int positions = 0, rotated = 0;
-    for (int tries = 0; positions < 40 && tries < 200; tries++) {
-        position_t pos;
-        if (!random_decision_node(g, &rng, &pos))
-            continue;
-        positions++;
-        search_request_t req = {0};
-        req.game = g;
-        req.root = pos;
-        limits_init(&req.limits);
-        req.chance_pruning = CHANCE_STAR2;
-        req.exact = true;
-        for (int depth = 1; depth <= 3; depth++) {
-            searcher_clear(S);
-            ctx_init(&c, S, &req, 1);
-            c.leapfrogs = true;
-            c.root_depth = depth;
-            rotated += threads_first_outcome(&c, 6) > 0;
-            score_t got = negamax(&c, depth, 0, -SCORE_INF, SCORE_INF, true);
-            ck_assert_msg(got == ref_search_value(g, &pos, depth, false), "%s depth %d: %d", fen_of(g, &pos),
-                          depth, got);
+    for (size_t gi = 0; gi < sizeof games / sizeof games[0]; gi++) {
+        const game_t *g = games[gi];
+        ck_assert(ctx_ensure_history(&S->workers[1], g->move_keys));
+        uint64_t rng = 60;
+        int positions = 0, rotated = 0;
+        for (int tries = 0; positions < 40 && tries < 200; tries++) {
+            position_t pos;
+            if (!random_decision_node(g, &rng, &pos))
+                continue;
+            positions++;
+            search_request_t req = {0};
+            req.game = g;
+            req.root = pos;
+            limits_init(&req.limits);
+            req.chance_pruning = CHANCE_STAR2;
+            req.exact = true;
+            for (int depth = 1; depth <= 3; depth++) {
+                searcher_clear(S);
+                ctx_init(&c, S, &req, 1);
+                c.leapfrogs = true;
+                c.root_depth = depth;
+                rotated += threads_first_outcome(&c, 6) > 0;
+                score_t got = negamax(&c, depth, 0, -SCORE_INF, SCORE_INF, true);
+                ck_assert_msg(got == ref_search_value(g, &pos, depth, false), "%s%s depth %d: %d", fen_of(g, &pos),
+                              gi ? " (loaded die)" : "", depth, got);
+            }
         }
+        ck_assert_int_eq(positions, 40);
+        ck_assert_int_eq(rotated, 120);
     }
-    ck_assert_int_eq(positions, 40);
-    ck_assert_int_eq(rotated, 120);
     ck_assert(searcher_set_threads(S, 1));
 }
 END_TEST
