@@ -1255,10 +1255,13 @@ END_TEST
 
 /* Jinxx with a loaded die: its rolls as the game lists them, weighing 1,
  * 2, 3, ... in that order, so that a roll given another's weight changes
- * an expected value (the real die weighs every roll alike). */
+ * an expected value (the real die weighs every roll alike). The real
+ * rolls come from Jinxx's own chance_outcomes, looked up once. */
+static int (*fair_rolls)(const position_t *pos, move_t *rolls, int *w);
+
 static int loaded_rolls(const position_t *pos, move_t *rolls, int *w)
 {
-    int n = variants_find("jinxx")->chance_outcomes(pos, rolls, w);
+    int n = fair_rolls(pos, rolls, w);
     for (int i = 0; i < n; i++)
         w[i] = i + 1;
     return n;
@@ -1267,46 +1270,47 @@ static int loaded_rolls(const position_t *pos, move_t *rolls, int *w)
 /* A helper sharing the main thread's depth visits a chance node's rolls
  * from another end (threads_first_outcome), each with its own weight: its
  * search of a Jinxx position, selective steps off, returns the plain
- * search's value as the main thread's does, with the real die and with a
- * loaded one. */
+ * search's value as the main thread's does, with the real die (_i 0) and
+ * with a loaded one (_i 1). */
 START_TEST(a_helpers_order_of_rolls_keeps_the_values)
 {
     static ctx_t c; /* large: kept off the stack */
     static game_t loaded;
-    loaded = *variants_find("jinxx");
-    loaded.chance_outcomes = loaded_rolls;
-    const game_t *games[] = {variants_find("jinxx"), &loaded};
-    ck_assert(searcher_set_threads(S, 2));
-    for (size_t gi = 0; gi < sizeof games / sizeof games[0]; gi++) {
-        const game_t *g = games[gi];
-        ck_assert(ctx_ensure_history(&S->workers[1], g->move_keys));
-        uint64_t rng = 60;
-        int positions = 0, rotated = 0;
-        for (int tries = 0; positions < 40 && tries < 200; tries++) {
-            position_t pos;
-            if (!random_decision_node(g, &rng, &pos))
-                continue;
-            positions++;
-            search_request_t req = {0};
-            req.game = g;
-            req.root = pos;
-            limits_init(&req.limits);
-            req.chance_pruning = CHANCE_STAR2;
-            req.exact = true;
-            for (int depth = 1; depth <= 3; depth++) {
-                searcher_clear(S);
-                ctx_init(&c, S, &req, 1);
-                c.leapfrogs = true;
-                c.root_depth = depth;
-                rotated += threads_first_outcome(&c, 6) > 0;
-                score_t got = negamax(&c, depth, 0, -SCORE_INF, SCORE_INF, true);
-                ck_assert_msg(got == ref_search_value(g, &pos, depth, false), "%s%s depth %d: %d", fen_of(g, &pos),
-                              gi ? " (loaded die)" : "", depth, got);
-            }
-        }
-        ck_assert_int_eq(positions, 40);
-        ck_assert_int_eq(rotated, 120);
+    const game_t *g = variants_find("jinxx");
+    if (_i == 1) {
+        fair_rolls = g->chance_outcomes;
+        loaded = *g;
+        loaded.chance_outcomes = loaded_rolls;
+        g = &loaded;
     }
+    ck_assert(searcher_set_threads(S, 2));
+    ck_assert(ctx_ensure_history(&S->workers[1], g->move_keys));
+    uint64_t rng = 60;
+    int positions = 0, rotated = 0;
+    for (int tries = 0; positions < 40 && tries < 200; tries++) {
+        position_t pos;
+        if (!random_decision_node(g, &rng, &pos))
+            continue;
+        positions++;
+        search_request_t req = {0};
+        req.game = g;
+        req.root = pos;
+        limits_init(&req.limits);
+        req.chance_pruning = CHANCE_STAR2;
+        req.exact = true;
+        for (int depth = 1; depth <= 3; depth++) {
+            searcher_clear(S);
+            ctx_init(&c, S, &req, 1);
+            c.leapfrogs = true;
+            c.root_depth = depth;
+            rotated += threads_first_outcome(&c, 6) > 0;
+            score_t got = negamax(&c, depth, 0, -SCORE_INF, SCORE_INF, true);
+            ck_assert_msg(got == ref_search_value(g, &pos, depth, false), "%s%s depth %d: %d", fen_of(g, &pos),
+                          _i ? " (loaded die)" : "", depth, got);
+        }
+    }
+    ck_assert_int_eq(positions, 40);
+    ck_assert_int_eq(rotated, 120);
     ck_assert(searcher_set_threads(S, 1));
 }
 END_TEST
@@ -1343,7 +1347,7 @@ Suite *suite_search(void)
     tcase_add_test(tc, threads_find_the_same_wins);
     tcase_add_test(tc, threads_stop_on_request);
     tcase_add_test(tc, threads_share_depths_and_split_rolls);
-    tcase_add_test(tc, a_helpers_order_of_rolls_keeps_the_values);
+    tcase_add_loop_test(tc, a_helpers_order_of_rolls_keeps_the_values, 0, 2);
     suite_add_tcase(s, tc);
     tc = tcase_create("issue 11 defects");
     tcase_set_timeout(tc, 300);
